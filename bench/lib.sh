@@ -1,0 +1,101 @@
+# lib.sh: shared helpers for the benchmark scripts in bench/ (sourced, not run).
+#
+# Owns: finding the JDK, building the agent / the floor agent / the Java workloads,
+# running one measured command (CPU of the whole child process tree from the shell's
+# `times` builtin, wall from $EPOCHREALTIME), and the awk statistics (median, min, max).
+# Plain bash + awk (mawk is enough) + coreutils: no python, no /usr/bin/time.
+
+export LC_ALL=C # '.' as the decimal point in $EPOCHREALTIME, times and awk
+unset JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS # would change every run and print noise
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
+
+die() {
+    echo "error: $*" >&2
+    exit 1
+}
+
+note() { echo "# $*" >&2; }
+
+# The JDK the workloads run on: $JAVA_HOME, else Debian's JDK 17, else the one owning javac.
+find_java_home() {
+    if [ -n "${JAVA_HOME:-}" ]; then
+        echo "$JAVA_HOME"
+    elif [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]; then
+        echo /usr/lib/jvm/java-17-openjdk-amd64
+    elif command -v javac >/dev/null; then
+        dirname "$(dirname "$(readlink -f "$(command -v javac)")")"
+    else
+        die "no JDK found: install openjdk-17-jdk-headless or set JAVA_HOME"
+    fi
+}
+
+# "17.0.15" for a JDK home.
+java_version() {
+    "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.version = / { print $2; exit }'
+}
+
+# The heapsampler agent: $1 if given, else <repo>/build/libheapsampler.so, built with cmake if absent.
+find_agent() {
+    local agent=${1:-$REPO_DIR/build/libheapsampler.so}
+    if [ ! -f "$agent" ] && [ -z "${1:-}" ]; then
+        note "building the agent into $REPO_DIR/build"
+        command -v cmake >/dev/null || die "cmake is needed to build the agent (apt-get install cmake)"
+        cmake -S "$REPO_DIR" -B "$REPO_DIR/build" -DHEAPSAMPLER_JTREG=OFF >/dev/null &&
+            cmake --build "$REPO_DIR/build" -j2 --target heapsampler >/dev/null ||
+            die "building the agent failed"
+    fi
+    [ -f "$agent" ] || die "agent not found: $agent"
+    readlink -f "$agent"
+}
+
+# Builds bench/floor_agent.c against $1 (a JDK home) into $2.
+build_floor_agent() {
+    gcc -std=c11 -O2 -Wall -Wextra -shared -fPIC -isystem "$1/include" -isystem "$1/include/linux" \
+        "$BENCH_DIR/floor_agent.c" -o "$2" || die "building floor_agent.c failed"
+}
+
+# Compiles bench/$2.java with JDK $1 into directory $3.
+compile_workload() {
+    mkdir -p "$3"
+    "$1/bin/javac" -d "$3" "$BENCH_DIR/$2.java" || die "compiling $2.java failed"
+}
+
+# Runs "$@" once with stdout to $RUN_OUT and stderr to $RUN_ERR (set by the caller) and sets
+# RUN_CPU (user+sys seconds of the command and everything it started), RUN_WALL (seconds) and
+# RUN_RC. `times` reports the shell's reaped children; nothing but the command is reaped between
+# the two snapshots, so the difference is exactly its process tree. It must run in this shell
+# (not in $(...) or a pipe), hence the files.
+run_measured() {
+    local before=$WORK/times.before after=$WORK/times.after start end
+    times >"$before"
+    start=$EPOCHREALTIME
+    timeout --foreground "${RUN_TIMEOUT:-900}" "$@" >"$RUN_OUT" 2>"$RUN_ERR"
+    RUN_RC=$?
+    end=$EPOCHREALTIME
+    times >"$after"
+    RUN_CPU=$(awk '
+        function secs(t, parts) { sub(/s$/, "", t); split(t, parts, "m"); return parts[1] * 60 + parts[2] }
+        FNR == 2 { v = secs($1) + secs($2); if (NR == FNR) b = v; else a = v }
+        END { printf "%.3f", a - b }' "$before" "$after")
+    RUN_WALL=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')
+}
+
+# Awk functions for the summaries: median and range of v[1..n] (n >= 1).
+AWK_STATS='
+function sort_values(v, n,    i, j, x) {
+    for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+}
+function median(v, n) {
+    sort_values(v, n)
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+function lowest(v, n,    i, m) { m = v[1]; for (i = 2; i <= n; i++) if (v[i] < m) m = v[i]; return m }
+function highest(v, n,    i, m) { m = v[1]; for (i = 2; i <= n; i++) if (v[i] > m) m = v[i]; return m }
+# "1.012 (0.990-1.030)" with the given printf format for each number
+function summary(v, n, fmt,    lo, hi) {
+    lo = lowest(v, n); hi = highest(v, n)
+    return sprintf(fmt " (" fmt "-" fmt ")", median(v, n), lo, hi)
+}
+'

@@ -1,0 +1,68 @@
+/* agent.h: the agent's state, in one place.
+ *
+ * There is one agent per JVM. Everything it owns hangs off hs_agent: the options, the
+ * sampling tables, the symbol cache, counters. The entry points (agent.c), the
+ * allocation callback (sampler.c), the snapshot (snapshot.c) and later the attach path
+ * all reach it through hs_agent_get(). */
+#ifndef HS_AGENT_H
+#define HS_AGENT_H
+
+#include <jvmti.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "options.h"
+
+struct hs_stack_store;
+struct hs_sample_table;
+struct hs_symbols;
+struct hs_live_tracker;
+
+typedef enum {
+    HS_PHASE_UNLOADED = 0, /* nothing set up */
+    HS_PHASE_LOADED,       /* Agent_OnLoad done, waiting for VMInit */
+    HS_PHASE_RUNNING,      /* sampling */
+    HS_PHASE_STOPPED       /* VMDeath seen (or a fatal setup error): callbacks do nothing */
+} hs_phase;
+
+/* Counters the profile's comments and log=info report. All monotonic. */
+typedef struct {
+    atomic_uint_fast64_t samples;        /* samples recorded into the profile */
+    atomic_uint_fast64_t dropped;        /* samples lost: a table was full */
+    atomic_uint_fast64_t stack_errors;   /* GetStackTrace failed */
+    atomic_uint_fast64_t truncated;      /* stacks cut at depth= */
+    atomic_uint_fast64_t live_tracked;   /* weak refs created */
+    atomic_uint_fast64_t live_deleted;   /* weak refs deleted */
+    atomic_uint_fast64_t live_untracked; /* admitted samples that found no slot */
+} hs_counters;
+
+typedef struct hs_agent {
+    JavaVM *vm;
+    jvmtiEnv *jvmti;
+    hs_options opts;
+    char output_path[HS_PATH_MAX]; /* file= with %p/%t expanded */
+    time_t start_time;
+    int64_t start_nanos;           /* wall clock at load, ns since the epoch */
+    atomic_int phase;              /* hs_phase */
+    atomic_int callbacks_in_flight;
+
+    struct hs_stack_store *stacks;
+    struct hs_sample_table *samples;
+    struct hs_symbols *symbols;
+    struct hs_live_tracker *live;  /* NULL when live=false or until VMInit */
+
+    atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
+    char java_version[64];
+    char vm_name[128];
+    hs_counters counters;
+} hs_agent;
+
+/* The one agent of this JVM (its phase says whether it is set up). */
+hs_agent *hs_agent_get(void);
+
+/* The SampledObjectAlloc callback (sampler.c). */
+void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
+                                        jobject object, jclass klass, jlong size);
+
+#endif

@@ -1,0 +1,19 @@
+/* file_output.h: writing output files safely.
+ *
+ * A profile replaces its target atomically: it is written to a fresh temporary file in
+ * the same directory (created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644, so a planted
+ * symlink is never followed), fsync'd, then renamed over the target. A failure at any
+ * step removes the temporary file and leaves the previous profile untouched. */
+#ifndef HS_FILE_OUTPUT_H
+#define HS_FILE_OUTPUT_H
+
+#include <stddef.h>
+
+/* Returns 0, or -1 with "cannot write PATH: <strerror>" (and which step) in err. */
+int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Checks at startup that the directory that will hold path exists and is writable.
+ * Returns 0, or -1 with a message naming the directory and the errno text in err. */
+int hs_check_output_dir(const char *path, char *err, size_t errlen);
+
+#endif

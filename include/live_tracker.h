@@ -1,0 +1,64 @@
+/* live_tracker.h: the live heap: which sampled objects are still alive, and how much
+ * heap that stands for.
+ *
+ * Each tracked sample holds a JNI weak global ref in the live table (live_table.c).
+ * GarbageCollectionFinish only bumps the GC epoch and wakes the agent's own thread
+ * (no JNI is allowed in GC callbacks); that thread sweeps the dead refs out, and after
+ * each sweep records the heap used after the GC (heap_usage.c) in a short history.
+ * A dump reports an object as in-use only if it was allocated before the last GC and
+ * survived it (Go's "as of the last GC" semantics). */
+#ifndef HS_LIVE_TRACKER_H
+#define HS_LIVE_TRACKER_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "agent.h"
+#include "heap_usage.h"
+#include "live_scale.h"
+
+/* Live-set history kept for the profile comments. */
+#define HS_LIVE_HISTORY 16
+
+typedef struct {
+    int64_t time_nanos; /* wall clock of the sweep */
+    uint32_t epoch;     /* GC epoch swept */
+    uint64_t used;      /* heap used after that GC (valid == 0: unknown) */
+    int valid;
+} hs_live_history_entry;
+
+/* What a dump needs to know of the live heap. */
+typedef struct {
+    double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
+                                   * JVM-sample units (thinning weights included); malloc'd */
+    uint32_t nbuckets;
+    uint32_t epoch;               /* objects allocated before this epoch were judged */
+    hs_heap_reading heap;
+    const char *gc_name;
+    uint32_t level;               /* live table thinning level */
+    uint32_t tracked;             /* entries in the table */
+    uint32_t nhistory;
+    hs_live_history_entry history[HS_LIVE_HISTORY]; /* oldest first */
+} hs_live_view;
+
+/* At VMInit (or attach): table, heap source, GC events, the sweeper thread. 0 or -1. */
+int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
+
+/* GarbageCollectionFinish callback: bumps the epoch, wakes the sweeper. No JNI. */
+void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti);
+
+/* Hot path: maybe track object (sample bucket `bucket`, weight weight_fp). */
+void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket,
+                   uint64_t weight_fp);
+
+/* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
+ * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */
+int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
+void hs_live_view_free(hs_live_view *view);
+
+/* At VMDeath, before the final dump: stops the sweeper thread (bounded wait). */
+void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni);
+/* After the final dump: deletes every weak ref, frees the tracker, logs the ref counts. */
+void hs_live_stop(hs_agent *agent, JNIEnv *jni);
+
+#endif

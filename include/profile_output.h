@@ -1,0 +1,14 @@
+/* profile_output.h: snapshot -> encoded bytes (pprof or collapsed) -> file, atomically. */
+#ifndef HS_PROFILE_OUTPUT_H
+#define HS_PROFILE_OUTPUT_H
+
+#include <jni.h>
+
+#include "agent.h"
+
+/* Writes the agent's current profile to path in the format of format=. On any failure
+ * logs one "heapsampler:" line naming the path and the reason, and returns -1; a profile
+ * already at path is then left as it was. */
+int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
+
+#endif

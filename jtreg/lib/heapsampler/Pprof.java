@@ -1,0 +1,638 @@
+/*
+ * Pprof: reads a profile.proto file (gzipped or not) into plain Java objects, checks its
+ * structure, and answers the questions tests ask: how much of value X was sampled under
+ * frame F, at which line, in which stacks.
+ *
+ * Our own decoder of the protobuf wire format (only what profile.proto uses: varints,
+ * length-delimited fields, packed and unpacked repeated scalars; fixed32/64 are skipped).
+ * Strings are resolved through the string table while decoding, so every object here holds
+ * real strings, never indices. Stacks are leaf first, as in the file.
+ *
+ *   Pprof p = Pprof.read(path);
+ *   p.validate();
+ *   long bytes = p.sumWithFrame("alloc_space", "Allocate.makeArrays");
+ *   Map<Long, Long> perLine = p.sumByLine("alloc_space", "Allocate.makeArrays");
+ */
+package heapsampler;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPInputStream;
+
+public final class Pprof {
+    /** A sample type or the period type, e.g. alloc_space/bytes. */
+    public record ValueType(String type, String unit) {
+        @Override
+        public String toString() {
+            return type + "/" + unit;
+        }
+    }
+
+    /** A sample label: either str or num (with an optional unit) is set. */
+    public record Label(String key, String str, long num, String numUnit) {
+    }
+
+    /** locationIds are leaf first; values has one entry per sample type. */
+    public record Sample(List<Long> locationIds, long[] values, List<Label> labels) {
+        public long value(int index) {
+            return values[index];
+        }
+    }
+
+    public record Line(long functionId, long line) {
+    }
+
+    /** lines: innermost first; the last one is the caller the others were inlined into. */
+    public record Location(long id, long mappingId, long address, List<Line> lines,
+                           boolean isFolded) {
+    }
+
+    public record Function(long id, String name, String systemName, String filename,
+                           long startLine) {
+    }
+
+    public record Mapping(long id, long memoryStart, long memoryLimit, long fileOffset,
+                          String filename, String buildId, boolean hasFunctions,
+                          boolean hasFilenames, boolean hasLineNumbers,
+                          boolean hasInlineFrames) {
+    }
+
+    /** One frame of a stack: a function and the line in it. */
+    public record Frame(String name, String systemName, String filename, long startLine,
+                        long line) {
+        @Override
+        public String toString() {
+            return name + ":" + line;
+        }
+    }
+
+    /** The file is not a well-formed profile.proto message. */
+    public static final class FormatException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        FormatException(String message) {
+            super(message);
+        }
+    }
+
+    public final List<ValueType> sampleTypes;
+    public final List<Sample> samples;
+    public final List<Mapping> mappings;
+    public final List<Location> locations;
+    public final List<Function> functions;
+    public final List<String> strings;
+    public final String dropFrames;
+    public final String keepFrames;
+    public final long timeNanos;
+    public final long durationNanos;
+    /** null when the file has none. */
+    public final ValueType periodType;
+    public final long period;
+    public final List<String> comments;
+    /** "" when the file does not name one. */
+    public final String defaultSampleType;
+    public final String docUrl;
+
+    private final Map<Long, Location> locationById = new HashMap<>();
+    private final Map<Long, Function> functionById = new HashMap<>();
+
+    /** Reads a profile file; gunzips it if it starts with the gzip magic. */
+    public static Pprof read(Path file) throws IOException {
+        return parse(Files.readAllBytes(file));
+    }
+
+    /** Decodes a profile; gunzips bytes that start with the gzip magic. */
+    public static Pprof parse(byte[] bytes) throws IOException {
+        return new Pprof(isGzip(bytes) ? gunzip(bytes) : bytes);
+    }
+
+    public static boolean isGzip(byte[] bytes) {
+        return bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
+    }
+
+    public static boolean isGzip(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return isGzip(in.readNBytes(2));
+        }
+    }
+
+    public static byte[] gunzip(byte[] bytes) throws IOException {
+        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length * 4);
+            in.transferTo(out);
+            return out.toByteArray();
+        }
+    }
+
+    // ---- Decoding ------------------------------------------------------------------------
+
+    private Pprof(byte[] message) throws FormatException {
+        // Fields may come in any order, so the string table is collected first.
+        List<String> table = new ArrayList<>();
+        for (Reader r = new Reader(message); r.more(); ) {
+            int tag = r.tag();
+            if (tag >>> 3 == 6 && (tag & 7) == 2) table.add(r.string());
+            else r.skip(tag & 7);
+        }
+        strings = Collections.unmodifiableList(table);
+
+        List<ValueType> types = new ArrayList<>();
+        List<Sample> sampleList = new ArrayList<>();
+        List<Mapping> mappingList = new ArrayList<>();
+        List<Location> locationList = new ArrayList<>();
+        List<Function> functionList = new ArrayList<>();
+        List<String> commentList = new ArrayList<>();
+        String drop = "", keep = "", defaultType = "", doc = "";
+        long time = 0, duration = 0, periodValue = 0;
+        ValueType periodTypeValue = null;
+
+        for (Reader r = new Reader(message); r.more(); ) {
+            int tag = r.tag();
+            int field = tag >>> 3, wire = tag & 7;
+            switch (field) {
+                case 1 -> types.add(valueType(r.message(wire)));
+                case 2 -> sampleList.add(sample(r.message(wire)));
+                case 3 -> mappingList.add(mapping(r.message(wire)));
+                case 4 -> locationList.add(location(r.message(wire)));
+                case 5 -> functionList.add(function(r.message(wire)));
+                case 6 -> r.skip(wire); // read above
+                case 7 -> drop = string(r.varint(wire));
+                case 8 -> keep = string(r.varint(wire));
+                case 9 -> time = r.varint(wire);
+                case 10 -> duration = r.varint(wire);
+                case 11 -> periodTypeValue = valueType(r.message(wire));
+                case 12 -> periodValue = r.varint(wire);
+                case 13 -> {
+                    List<Long> indices = new ArrayList<>();
+                    r.repeatedVarint(wire, indices);
+                    for (long index : indices) commentList.add(string(index));
+                }
+                case 14 -> defaultType = string(r.varint(wire));
+                case 15 -> doc = string(r.varint(wire));
+                default -> r.skip(wire);
+            }
+        }
+        sampleTypes = Collections.unmodifiableList(types);
+        samples = Collections.unmodifiableList(sampleList);
+        mappings = Collections.unmodifiableList(mappingList);
+        locations = Collections.unmodifiableList(locationList);
+        functions = Collections.unmodifiableList(functionList);
+        comments = Collections.unmodifiableList(commentList);
+        dropFrames = drop;
+        keepFrames = keep;
+        defaultSampleType = defaultType;
+        docUrl = doc;
+        timeNanos = time;
+        durationNanos = duration;
+        periodType = periodTypeValue;
+        period = periodValue;
+        for (Location l : locations) locationById.putIfAbsent(l.id(), l);
+        for (Function f : functions) functionById.putIfAbsent(f.id(), f);
+    }
+
+    private String string(long index) throws FormatException {
+        if (index < 0 || index >= strings.size()) {
+            throw new FormatException("string index " + index + " outside the string table ("
+                    + strings.size() + " strings)");
+        }
+        return strings.get((int) index);
+    }
+
+    private ValueType valueType(Reader r) throws FormatException {
+        long type = 0, unit = 0;
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> type = r.varint(tag & 7);
+                case 2 -> unit = r.varint(tag & 7);
+                default -> r.skip(tag & 7);
+            }
+        }
+        return new ValueType(string(type), string(unit));
+    }
+
+    private Sample sample(Reader r) throws FormatException {
+        List<Long> locationIds = new ArrayList<>();
+        List<Long> values = new ArrayList<>();
+        List<Label> labels = new ArrayList<>();
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> r.repeatedVarint(tag & 7, locationIds);
+                case 2 -> r.repeatedVarint(tag & 7, values);
+                case 3 -> labels.add(label(r.message(tag & 7)));
+                default -> r.skip(tag & 7);
+            }
+        }
+        long[] valueArray = values.stream().mapToLong(Long::longValue).toArray();
+        return new Sample(Collections.unmodifiableList(locationIds), valueArray,
+                Collections.unmodifiableList(labels));
+    }
+
+    private Label label(Reader r) throws FormatException {
+        long key = 0, str = 0, num = 0, numUnit = 0;
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> key = r.varint(tag & 7);
+                case 2 -> str = r.varint(tag & 7);
+                case 3 -> num = r.varint(tag & 7);
+                case 4 -> numUnit = r.varint(tag & 7);
+                default -> r.skip(tag & 7);
+            }
+        }
+        return new Label(string(key), string(str), num, string(numUnit));
+    }
+
+    private Mapping mapping(Reader r) throws FormatException {
+        long[] f = new long[11];
+        while (r.more()) {
+            int tag = r.tag();
+            int field = tag >>> 3;
+            if (field >= 1 && field <= 10) f[field] = r.varint(tag & 7);
+            else r.skip(tag & 7);
+        }
+        return new Mapping(f[1], f[2], f[3], f[4], string(f[5]), string(f[6]), f[7] != 0,
+                f[8] != 0, f[9] != 0, f[10] != 0);
+    }
+
+    private Location location(Reader r) throws FormatException {
+        long id = 0, mappingId = 0, address = 0;
+        boolean folded = false;
+        List<Line> lines = new ArrayList<>();
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> id = r.varint(tag & 7);
+                case 2 -> mappingId = r.varint(tag & 7);
+                case 3 -> address = r.varint(tag & 7);
+                case 4 -> lines.add(line(r.message(tag & 7)));
+                case 5 -> folded = r.varint(tag & 7) != 0;
+                default -> r.skip(tag & 7);
+            }
+        }
+        return new Location(id, mappingId, address, Collections.unmodifiableList(lines), folded);
+    }
+
+    private Line line(Reader r) throws FormatException {
+        long functionId = 0, line = 0;
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> functionId = r.varint(tag & 7);
+                case 2 -> line = r.varint(tag & 7);
+                default -> r.skip(tag & 7);
+            }
+        }
+        return new Line(functionId, line);
+    }
+
+    private Function function(Reader r) throws FormatException {
+        long id = 0, name = 0, systemName = 0, filename = 0, startLine = 0;
+        while (r.more()) {
+            int tag = r.tag();
+            switch (tag >>> 3) {
+                case 1 -> id = r.varint(tag & 7);
+                case 2 -> name = r.varint(tag & 7);
+                case 3 -> systemName = r.varint(tag & 7);
+                case 4 -> filename = r.varint(tag & 7);
+                case 5 -> startLine = r.varint(tag & 7);
+                default -> r.skip(tag & 7);
+            }
+        }
+        return new Function(id, string(name), string(systemName), string(filename), startLine);
+    }
+
+    /** A cursor over one protobuf message (a slice of the buffer). */
+    private static final class Reader {
+        private final byte[] buf;
+        private int pos;
+        private final int end;
+
+        Reader(byte[] buf) {
+            this(buf, 0, buf.length);
+        }
+
+        private Reader(byte[] buf, int pos, int end) {
+            this.buf = buf;
+            this.pos = pos;
+            this.end = end;
+        }
+
+        boolean more() {
+            return pos < end;
+        }
+
+        int tag() throws FormatException {
+            long tag = rawVarint();
+            if (tag >>> 3 == 0 || tag > Integer.MAX_VALUE) {
+                throw new FormatException("bad field tag " + tag + " at byte " + pos);
+            }
+            return (int) tag;
+        }
+
+        long rawVarint() throws FormatException {
+            long result = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                if (pos >= end) throw new FormatException("truncated varint at byte " + pos);
+                byte b = buf[pos++];
+                result |= (long) (b & 0x7f) << shift;
+                if ((b & 0x80) == 0) return result;
+            }
+            throw new FormatException("varint longer than 10 bytes at byte " + pos);
+        }
+
+        /** A scalar field: must have been written as a varint. */
+        long varint(int wire) throws FormatException {
+            if (wire != 0) throw new FormatException("expected a varint, got wire type " + wire);
+            return rawVarint();
+        }
+
+        Reader message(int wire) throws FormatException {
+            if (wire != 2) {
+                throw new FormatException("expected a length-delimited field, got wire type "
+                        + wire);
+            }
+            int length = length();
+            Reader sub = new Reader(buf, pos, pos + length);
+            pos += length;
+            return sub;
+        }
+
+        String string() throws FormatException {
+            int length = length();
+            String s = new String(buf, pos, length, StandardCharsets.UTF_8);
+            pos += length;
+            return s;
+        }
+
+        /** A repeated scalar, packed (wire type 2) or one value per field (wire type 0). */
+        void repeatedVarint(int wire, List<Long> out) throws FormatException {
+            if (wire == 0) {
+                out.add(rawVarint());
+                return;
+            }
+            Reader packed = message(wire);
+            while (packed.more()) out.add(packed.rawVarint());
+        }
+
+        void skip(int wire) throws FormatException {
+            switch (wire) {
+                case 0 -> rawVarint();
+                case 1 -> advance(8);
+                case 2 -> advance(length());
+                case 5 -> advance(4);
+                default -> throw new FormatException("unknown wire type " + wire + " at byte "
+                        + pos);
+            }
+        }
+
+        private int length() throws FormatException {
+            long length = rawVarint();
+            if (length < 0 || length > end - pos) {
+                throw new FormatException("length " + length + " at byte " + pos
+                        + " runs past the end of its message (" + (end - pos) + " bytes left)");
+            }
+            return (int) length;
+        }
+
+        private void advance(int n) throws FormatException {
+            if (n > end - pos) throw new FormatException("field runs past the end at byte " + pos);
+            pos += n;
+        }
+    }
+
+    // ---- Structure checks ---------------------------------------------------------------
+
+    /**
+     * Checks what google/pprof's CheckValid checks, and that every referenced id exists.
+     * Throws an AssertionError listing every problem found.
+     */
+    public Pprof validate() {
+        List<String> problems = new ArrayList<>();
+        if (strings.isEmpty() || !strings.get(0).isEmpty()) {
+            problems.add("string_table[0] must be the empty string");
+        }
+        if (sampleTypes.isEmpty()) problems.add("no sample types");
+        if (!defaultSampleType.isEmpty()
+                && sampleTypes.stream().noneMatch(t -> t.type().equals(defaultSampleType))) {
+            problems.add("default_sample_type '" + defaultSampleType + "' is not a sample type");
+        }
+        checkIds("mapping", mappings.stream().map(Mapping::id).collect(Collectors.toList()),
+                problems);
+        checkIds("location", locations.stream().map(Location::id).collect(Collectors.toList()),
+                problems);
+        checkIds("function", functions.stream().map(Function::id).collect(Collectors.toList()),
+                problems);
+        Set<Long> mappingIds = mappings.stream().map(Mapping::id).collect(Collectors.toSet());
+        for (Location l : locations) {
+            if (l.mappingId() != 0 && !mappingIds.contains(l.mappingId())) {
+                problems.add("location " + l.id() + " names missing mapping " + l.mappingId());
+            }
+            for (Line line : l.lines()) {
+                if (!functionById.containsKey(line.functionId())) {
+                    problems.add("location " + l.id() + " names missing function "
+                            + line.functionId());
+                }
+            }
+        }
+        for (int i = 0; i < samples.size(); i++) {
+            Sample s = samples.get(i);
+            if (s.values().length != sampleTypes.size()) {
+                problems.add("sample " + i + " has " + s.values().length + " values for "
+                        + sampleTypes.size() + " sample types");
+            }
+            if (s.locationIds().isEmpty()) problems.add("sample " + i + " has no locations");
+            for (long id : s.locationIds()) {
+                if (!locationById.containsKey(id)) {
+                    problems.add("sample " + i + " names missing location " + id);
+                }
+            }
+            for (Label label : s.labels()) {
+                if (label.key().isEmpty()) problems.add("sample " + i + " has a label without key");
+                if (!label.str().isEmpty() && (label.num() != 0 || !label.numUnit().isEmpty())) {
+                    problems.add("sample " + i + " label '" + label.key()
+                            + "' has both a string and a number");
+                }
+            }
+        }
+        if (problems.size() > 20) {
+            int more = problems.size() - 20;
+            problems = new ArrayList<>(problems.subList(0, 20));
+            problems.add("... and " + more + " more");
+        }
+        if (!problems.isEmpty()) {
+            throw new AssertionError("invalid profile:\n  " + String.join("\n  ", problems));
+        }
+        return this;
+    }
+
+    private static void checkIds(String kind, List<Long> ids, List<String> problems) {
+        Set<Long> seen = new HashSet<>();
+        for (long id : ids) {
+            if (id == 0) problems.add(kind + " with id 0");
+            else if (!seen.add(id)) problems.add("duplicate " + kind + " id " + id);
+        }
+    }
+
+    // ---- Questions tests ask ----------------------------------------------------------------
+
+    /** The index of a sample type by name ("alloc_space"); fails if there is none. */
+    public int typeIndex(String type) {
+        for (int i = 0; i < sampleTypes.size(); i++) {
+            if (sampleTypes.get(i).type().equals(type)) return i;
+        }
+        throw new AssertionError("no sample type '" + type + "' in " + sampleTypes);
+    }
+
+    public Location location(long id) {
+        Location l = locationById.get(id);
+        if (l == null) throw new AssertionError("no location " + id);
+        return l;
+    }
+
+    public Function function(long id) {
+        Function f = functionById.get(id);
+        if (f == null) throw new AssertionError("no function " + id);
+        return f;
+    }
+
+    /** The sample's stack, leaf first, with inlined frames expanded. */
+    public List<Frame> frames(Sample s) {
+        List<Frame> frames = new ArrayList<>();
+        for (long id : s.locationIds()) {
+            for (Line line : location(id).lines()) {
+                Function f = function(line.functionId());
+                frames.add(new Frame(f.name(), f.systemName(), f.filename(), f.startLine(),
+                        line.line()));
+            }
+        }
+        return frames;
+    }
+
+    /** Function names of the sample's stack, leaf first. */
+    public List<String> stackNames(Sample s) {
+        return frames(s).stream().map(Frame::name).collect(Collectors.toList());
+    }
+
+    /** The name of the sample's leaf frame ("" for an empty stack). */
+    public String leafName(Sample s) {
+        List<Frame> frames = frames(s);
+        return frames.isEmpty() ? "" : frames.get(0).name();
+    }
+
+    public boolean hasFrame(Sample s, String functionName) {
+        return frames(s).stream().anyMatch(f -> f.name().equals(functionName));
+    }
+
+    public List<Sample> samplesWithFrame(String functionName) {
+        return samples.stream().filter(s -> hasFrame(s, functionName))
+                .collect(Collectors.toList());
+    }
+
+    /** Sum of one value over all samples. */
+    public long total(String type) {
+        return sum(type, s -> true);
+    }
+
+    /** Sum of one value over the samples that match. */
+    public long sum(String type, Predicate<Sample> which) {
+        int index = typeIndex(type);
+        return samples.stream().filter(which).mapToLong(s -> s.value(index)).sum();
+    }
+
+    /** Sum of one value over the samples whose stack contains the function. */
+    public long sumWithFrame(String type, String functionName) {
+        return sum(type, s -> hasFrame(s, functionName));
+    }
+
+    /** Sum of one value per leaf frame name (e.g. per allocated class). */
+    public Map<String, Long> sumByLeaf(String type) {
+        int index = typeIndex(type);
+        Map<String, Long> sums = new TreeMap<>();
+        for (Sample s : samples) sums.merge(leafName(s), s.value(index), Long::sum);
+        return sums;
+    }
+
+    /** Sum of one value per whole stack (function names, leaf first). */
+    public Map<List<String>, Long> sumByStack(String type) {
+        int index = typeIndex(type);
+        Map<List<String>, Long> sums = new LinkedHashMap<>();
+        for (Sample s : samples) sums.merge(stackNames(s), s.value(index), Long::sum);
+        return sums;
+    }
+
+    /**
+     * Sum of one value per line of a function, over the samples whose stack contains it:
+     * which line of the method the sampled allocations came from (its leaf-most frame).
+     */
+    public Map<Long, Long> sumByLine(String type, String functionName) {
+        int index = typeIndex(type);
+        Map<Long, Long> sums = new TreeMap<>();
+        for (Sample s : samples) {
+            for (Frame f : frames(s)) {
+                if (f.name().equals(functionName)) {
+                    sums.merge(f.line(), s.value(index), Long::sum);
+                    break;
+                }
+            }
+        }
+        return sums;
+    }
+
+    /** A numeric label's value, or null if the sample has no such numeric label. */
+    public static Long numLabel(Sample s, String key) {
+        for (Label l : s.labels()) {
+            if (l.key().equals(key) && l.str().isEmpty()) return l.num();
+        }
+        return null;
+    }
+
+    /** A string label's value, or null if the sample has no such string label. */
+    public static String strLabel(Sample s, String key) {
+        for (Label l : s.labels()) {
+            if (l.key().equals(key) && !l.str().isEmpty()) return l.str();
+        }
+        return null;
+    }
+
+    /** The header and the largest samples by the first value, for assertion messages. */
+    public String summary(int maxSamples) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("sample types: ").append(sampleTypes).append('\n');
+        sb.append("default sample type: ").append(defaultSampleType).append('\n');
+        sb.append("period: ").append(period).append(' ').append(periodType).append('\n');
+        sb.append("time_nanos: ").append(timeNanos).append(", duration_nanos: ")
+                .append(durationNanos).append('\n');
+        sb.append("comments: ").append(comments).append('\n');
+        sb.append(samples.size()).append(" samples, ").append(locations.size())
+                .append(" locations, ").append(functions.size()).append(" functions\n");
+        List<Sample> sorted = new ArrayList<>(samples);
+        sorted.sort((a, b) -> Long.compare(b.values().length == 0 ? 0 : b.value(0),
+                a.values().length == 0 ? 0 : a.value(0)));
+        for (Sample s : sorted.subList(0, Math.min(maxSamples, sorted.size()))) {
+            sb.append("  ").append(java.util.Arrays.toString(s.values()));
+            for (Label l : s.labels()) {
+                sb.append(' ').append(l.key()).append('=')
+                        .append(l.str().isEmpty() ? Long.toString(l.num()) : l.str());
+            }
+            sb.append("  ").append(frames(s)).append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs what building and testing heapsampler needs on Debian 12.
+# Shared by the README's two commands and by CI. Does nothing when all is present.
+set -euo pipefail
+
+packages=(cmake make gcc libc6-dev pkg-config zlib1g-dev libcunit1-dev jtreg7 golang-go
+          openjdk-17-jdk-headless)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null

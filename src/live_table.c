@@ -1,0 +1,285 @@
+/* live_table.c: the lock-free table of tracked sampled objects, with unbiased thinning
+ * (see live_table.h for the contract).
+ *
+ * A slot is free when its ref is NULL. An inserter claims a free slot by swapping NULL
+ * for the BUSY marker, fills the other fields, then publishes the real ref with release
+ * ordering: whoever reads a published ref with acquire ordering sees complete fields.
+ * Only the sweeper thread reads published slots, changes their level, and frees them
+ * (storing NULL with release ordering, so that its reads of a slot happen before the
+ * next inserter's writes to it). */
+#include "live_table.h"
+
+#include <stdlib.h>
+
+/* Marks a slot claimed by an inserter that has not published it yet. Its address can
+ * never be a JNI reference handed to insert. */
+static char busy_marker;
+#define BUSY ((void *)&busy_marker)
+
+typedef struct {
+    _Atomic(void *) ref; /* NULL free, BUSY being filled, else published */
+    uint64_t weight_fp;  /* the sample's own weight, before the 2^level factor */
+    uint32_t bucket;
+    uint32_t epoch;
+    uint8_t level;
+} hs_live_slot;
+
+/* Counters written by every inserter sit apart from the level every inserter reads,
+ * and from the sweeper's counters, so they do not bounce each other's cache lines. */
+struct hs_live_table {
+    hs_live_slot *slots;
+    uint32_t capacity;
+    uint32_t high_water; /* raise the level at this occupancy (7/8) */
+    uint32_t low_water;  /* lower it after a sweep that ends under this (1/4) */
+    uint64_t rng;        /* sweeper's thinning draws */
+
+    _Alignas(64) _Atomic uint32_t level; /* L: admission probability 2^-L */
+    /* The level the last sweep thinned to. level > applied_level means raises wait for
+     * a sweep; until then only raise_if_crowded may add more. */
+    _Atomic uint32_t applied_level;
+
+    _Alignas(64) _Atomic uint32_t occupancy;
+    _Atomic uint64_t inserted;
+
+    _Alignas(64) _Atomic uint64_t rejected;
+    _Atomic uint64_t failed;
+
+    _Alignas(64) _Atomic uint64_t removed;
+    _Atomic uint64_t thinned;
+};
+
+static void count_add(_Atomic uint64_t *counter) {
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
+
+hs_live_table *hs_live_table_create(uint32_t capacity, uint64_t seed) {
+    if (capacity == 0) return NULL;
+    hs_live_table *t = aligned_alloc(64, sizeof *t);
+    if (!t) return NULL;
+    t->slots = calloc(capacity, sizeof *t->slots);
+    if (!t->slots) {
+        free(t);
+        return NULL;
+    }
+    t->capacity = capacity;
+    t->high_water = capacity - capacity / 8;
+    t->low_water = capacity / 4;
+    t->rng = seed;
+    for (uint32_t i = 0; i < capacity; i++) atomic_init(&t->slots[i].ref, NULL);
+    atomic_init(&t->level, 0);
+    atomic_init(&t->applied_level, 0);
+    atomic_init(&t->occupancy, 0);
+    atomic_init(&t->inserted, 0);
+    atomic_init(&t->rejected, 0);
+    atomic_init(&t->failed, 0);
+    atomic_init(&t->removed, 0);
+    atomic_init(&t->thinned, 0);
+    return t;
+}
+
+void hs_live_table_destroy(hs_live_table *table) {
+    if (!table) return;
+    free(table->slots);
+    free(table);
+}
+
+bool hs_live_table_request_raise(hs_live_table *table) {
+    uint32_t level = atomic_load_explicit(&table->level, memory_order_relaxed);
+    uint32_t applied = atomic_load_explicit(&table->applied_level, memory_order_relaxed);
+    if (level != applied || level >= HS_LIVE_MAX_LEVEL) return false;
+    return atomic_compare_exchange_strong_explicit(&table->level, &level, level + 1,
+                                                   memory_order_relaxed, memory_order_relaxed);
+}
+
+/* Inserters' raise. The first raise comes at 7/8 occupancy; until a sweep applies it,
+ * each further one needs half the remaining free space gone (free <= capacity/16 for
+ * the second, capacity/32 for the third, capacity/64 for the last). Every raise halves
+ * the admission rate, so when no sweep comes for a while each stage takes about as long
+ * to fill as the previous one: the table fills up (inserts fail, which biases the
+ * estimates) 2.5 times later than with one raise. The cap keeps the sweep that finally
+ * comes from thinning by more than HS_LIVE_MAX_PENDING levels at once (keeping 1/16). */
+static void raise_if_crowded(hs_live_table *table, uint32_t occupancy) {
+    uint32_t level = atomic_load_explicit(&table->level, memory_order_relaxed);
+    uint32_t applied = atomic_load_explicit(&table->applied_level, memory_order_relaxed);
+    if (level < applied || level >= HS_LIVE_MAX_LEVEL) return; /* being lowered, or top */
+    uint32_t pending = level - applied;
+    uint32_t free_slots = occupancy < table->capacity ? table->capacity - occupancy : 0;
+    if (pending >= HS_LIVE_MAX_PENDING ||
+        free_slots > ((table->capacity - table->high_water) >> pending))
+        return;
+    atomic_compare_exchange_strong_explicit(&table->level, &level, level + 1,
+                                            memory_order_relaxed, memory_order_relaxed);
+}
+
+bool hs_live_table_admit(hs_live_table *table, uint64_t random, uint8_t *level) {
+    uint32_t l = atomic_load_explicit(&table->level, memory_order_relaxed);
+    *level = (uint8_t)l;
+    /* The top l bits are all zero with probability 2^-l. */
+    if (l == 0 || (random >> (64 - l)) == 0) return true;
+    count_add(&table->rejected);
+    return false;
+}
+
+/* Maps 32 random bits uniformly onto [0, capacity) without a division. */
+static uint32_t slot_index(const hs_live_table *table, uint64_t random) {
+    return (uint32_t)(((random & 0xffffffffu) * table->capacity) >> 32);
+}
+
+int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, uint32_t bucket,
+                             uint32_t epoch, uint64_t weight_fp, uint8_t level) {
+    if (ref == NULL || ref == BUSY || level > HS_LIVE_MAX_LEVEL) {
+        count_add(&table->failed);
+        return -1;
+    }
+    /* Random probing rather than linear: no clusters form, so at occupancy f each probe
+     * finds a free slot with probability about 1 - f. */
+    uint64_t x = random;
+    for (int probe = 0; probe < HS_LIVE_PROBES; probe++) {
+        uint32_t index = slot_index(table, x);
+        hs_live_slot *slot = &table->slots[index];
+        void *expected = NULL;
+        if (atomic_load_explicit(&slot->ref, memory_order_relaxed) == NULL &&
+            atomic_compare_exchange_strong_explicit(&slot->ref, &expected, BUSY,
+                                                    memory_order_acquire,
+                                                    memory_order_relaxed)) {
+            slot->weight_fp = weight_fp;
+            slot->bucket = bucket;
+            slot->epoch = epoch;
+            slot->level = level;
+            uint32_t occupancy =
+                atomic_fetch_add_explicit(&table->occupancy, 1, memory_order_relaxed) + 1;
+            count_add(&table->inserted);
+            atomic_store_explicit(&slot->ref, ref, memory_order_release);
+            if (occupancy >= table->high_water) raise_if_crowded(table, occupancy);
+            return index;
+        }
+        x = hs_random_mix64(x + HS_RANDOM_GOLDEN);
+    }
+    count_add(&table->failed);
+    raise_if_crowded(table, atomic_load_explicit(&table->occupancy, memory_order_relaxed));
+    return -1;
+}
+
+static uint64_t scaled_weight(uint64_t weight_fp, uint8_t level) {
+    if (level >= 64 || weight_fp > (UINT64_MAX >> level)) return UINT64_MAX;
+    return weight_fp << level;
+}
+
+/* Reads a published slot (sweeper thread, after an acquire load of ref). */
+static void read_entry(const hs_live_slot *slot, void *ref, hs_live_entry *entry) {
+    entry->ref = ref;
+    entry->bucket = slot->bucket;
+    entry->epoch = slot->epoch;
+    entry->level = slot->level;
+    entry->weight_fp = scaled_weight(slot->weight_fp, slot->level);
+}
+
+/* The published ref of a slot, or NULL if it is free or being filled. */
+static void *published_ref(const hs_live_slot *slot) {
+    void *ref = atomic_load_explicit(&slot->ref, memory_order_acquire);
+    return ref == BUSY ? NULL : ref;
+}
+
+static void free_slot(hs_live_table *table, hs_live_slot *slot) {
+    atomic_store_explicit(&slot->ref, NULL, memory_order_release);
+    atomic_fetch_sub_explicit(&table->occupancy, 1, memory_order_relaxed);
+}
+
+/* True with probability 2^-halvings (1 <= halvings <= HS_LIVE_MAX_LEVEL). */
+static bool keep_draw(hs_live_table *table, uint32_t halvings) {
+    return (hs_random_next(&table->rng) >> (64 - halvings)) == 0;
+}
+
+/* One pass over the slots: removes what `visit` says is dead, then thins the survivors
+ * of level < target: each is kept with probability 2^(level - target), its level (and
+ * so its weight) raised to target, or dropped. */
+static void sweep_pass(hs_live_table *table, hs_live_visit_fn visit, hs_live_drop_fn dropped,
+                       void *ctx, uint32_t target) {
+    for (uint32_t i = 0; i < table->capacity; i++) {
+        hs_live_slot *slot = &table->slots[i];
+        void *ref = published_ref(slot);
+        if (!ref) continue;
+        hs_live_entry entry;
+        read_entry(slot, ref, &entry);
+        if (visit && visit(&entry, ctx) == HS_LIVE_REMOVE) {
+            free_slot(table, slot);
+            count_add(&table->removed);
+            continue;
+        }
+        if (entry.level >= target) continue;
+        if (keep_draw(table, target - entry.level)) {
+            slot->level = (uint8_t)target;
+        } else {
+            if (dropped) dropped(&entry, ctx);
+            free_slot(table, slot);
+            count_add(&table->thinned);
+        }
+    }
+}
+
+void hs_live_table_sweep(hs_live_table *table, hs_live_visit_fn visit, hs_live_drop_fn dropped,
+                         void *ctx) {
+    uint32_t target = atomic_load_explicit(&table->level, memory_order_relaxed);
+    sweep_pass(table, visit, dropped, ctx, target);
+    atomic_store_explicit(&table->applied_level, target, memory_order_relaxed);
+
+    /* Judge the occupancy after dead entries are gone. A raise (ours, or an inserter's
+     * during the pass) is applied at once by a thinning-only pass: waiting for the next
+     * sweep would leave the table near full until the next GC. */
+    uint32_t occupancy = atomic_load_explicit(&table->occupancy, memory_order_relaxed);
+    if (occupancy >= table->high_water) hs_live_table_request_raise(table);
+    uint32_t now = atomic_load_explicit(&table->level, memory_order_relaxed);
+    if (now != target) {
+        sweep_pass(table, NULL, dropped, ctx, now);
+        atomic_store_explicit(&table->applied_level, now, memory_order_relaxed);
+    } else if (occupancy < table->low_water && target > 0 &&
+               atomic_compare_exchange_strong_explicit(&table->level, &now, target - 1,
+                                                       memory_order_relaxed,
+                                                       memory_order_relaxed)) {
+        /* Few entries left: admit twice as many from now on. Entries keep their level. */
+        atomic_store_explicit(&table->applied_level, target - 1, memory_order_relaxed);
+    }
+}
+
+void hs_live_table_each(const hs_live_table *table, hs_live_read_fn fn, void *ctx) {
+    for (uint32_t i = 0; i < table->capacity; i++) {
+        const hs_live_slot *slot = &table->slots[i];
+        void *ref = published_ref(slot);
+        if (!ref) continue;
+        hs_live_entry entry;
+        read_entry(slot, ref, &entry);
+        fn(&entry, ctx);
+    }
+}
+
+void hs_live_table_clear(hs_live_table *table, hs_live_drop_fn release, void *ctx) {
+    for (uint32_t i = 0; i < table->capacity; i++) {
+        hs_live_slot *slot = &table->slots[i];
+        void *ref = published_ref(slot);
+        if (!ref) continue;
+        if (release) {
+            hs_live_entry entry;
+            read_entry(slot, ref, &entry);
+            release(&entry, ctx);
+        }
+        free_slot(table, slot);
+        count_add(&table->removed);
+    }
+}
+
+bool hs_live_table_thin_pending(const hs_live_table *table) {
+    return atomic_load_explicit(&table->level, memory_order_relaxed) >
+           atomic_load_explicit(&table->applied_level, memory_order_relaxed);
+}
+
+void hs_live_table_stats(const hs_live_table *table, hs_live_stats *out) {
+    const hs_live_table *t = table;
+    out->capacity = t->capacity;
+    out->occupancy = atomic_load_explicit(&t->occupancy, memory_order_relaxed);
+    out->level = atomic_load_explicit(&t->level, memory_order_relaxed);
+    out->inserted = atomic_load_explicit(&t->inserted, memory_order_relaxed);
+    out->removed = atomic_load_explicit(&t->removed, memory_order_relaxed);
+    out->thinned = atomic_load_explicit(&t->thinned, memory_order_relaxed);
+    out->failed = atomic_load_explicit(&t->failed, memory_order_relaxed);
+    out->rejected = atomic_load_explicit(&t->rejected, memory_order_relaxed);
+}

@@ -1,0 +1,42 @@
+/* log.c: single-line, lock-free, allocation-free logging to stderr (see log.h). */
+#include "log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static atomic_int log_level = HS_LOG_WARN;
+static atomic_int log_fd = 2;
+
+void hs_log_set_level(hs_log_level level) { atomic_store(&log_level, (int)level); }
+hs_log_level hs_log_get_level(void) { return (hs_log_level)atomic_load(&log_level); }
+int hs_log_enabled(hs_log_level level) { return (int)level <= atomic_load(&log_level); }
+void hs_log_set_fd(int fd) { atomic_store(&log_fd, fd); }
+
+void hs_log(hs_log_level level, const char *fmt, ...) {
+    if (!hs_log_enabled(level)) return;
+    int saved_errno = errno;
+    char line[1024];
+    static const char prefix[] = "heapsampler: ";
+    size_t len = sizeof prefix - 1;
+    memcpy(line, prefix, len);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line + len, sizeof line - len - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) n = 0;
+    len += (size_t)n < sizeof line - len - 1 ? (size_t)n : sizeof line - len - 2;
+    line[len++] = '\n';
+    const char *p = line;
+    while (len > 0) { /* one write in practice; loop only for short writes */
+        ssize_t w = write(atomic_load(&log_fd), p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        p += w;
+        len -= (size_t)w;
+    }
+    errno = saved_errno;
+}

@@ -1,0 +1,550 @@
+/* options.c: the agent's option string, "key=value,key=value" (see options.h).
+ *
+ * Every option is one row of option_table below: its name, its default as text, what it
+ * accepts (quoted in error messages and in the help), a one-line description, a parser
+ * that writes the field and a function that shows the field as text again. Defaults are
+ * set by parsing each row's default text, so the documented default is the real one.
+ * Adding an option means adding a field to hs_options, two small functions and a row.
+ *
+ * Errors: parsing stops at the first bad item and reports exactly one message,
+ *   bad option 'ITEM': <why>; accepted: <accepted>
+ * where ITEM is the item as the user typed it. On failure the caller's hs_options is left
+ * untouched: items are parsed into a copy that replaces it only when all were good.
+ *
+ * Nothing here allocates or keeps global state; everything is in fixed buffers. */
+#include "options.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* SetHeapSamplingInterval takes a jint. */
+#define INTERVAL_MAX INT64_C(2147483647)
+#define DEPTH_MIN 1
+#define DEPTH_MAX 2048
+#define TRACK_MIN 1
+#define TRACK_MAX (INT64_C(16) * 1024 * 1024)
+
+/* Items longer than this are abbreviated in error messages, so the reason still fits. */
+#define QUOTED_ITEM_MAX 200
+
+/* ---- Bounded text output, counting what did not fit (like snprintf) ------------------ */
+
+typedef struct {
+    char *buf;
+    size_t cap;
+    size_t need; /* length of the whole text, even the part that did not fit */
+} text_out;
+
+static void text_init(text_out *out, char *buf, size_t cap) {
+    out->buf = buf;
+    out->cap = buf ? cap : 0;
+    out->need = 0;
+    if (out->cap > 0) out->buf[0] = '\0';
+}
+
+static void text_printf(text_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_printf(text_out *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n;
+    if (out->need < out->cap)
+        n = vsnprintf(out->buf + out->need, out->cap - out->need, fmt, ap);
+    else
+        n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) out->need += (size_t)n;
+}
+
+/* ---- Numbers ------------------------------------------------------------------------ */
+
+typedef enum { NUMBER_OK, NUMBER_EMPTY, NUMBER_JUNK, NUMBER_NEGATIVE, NUMBER_TOO_LARGE } number_status;
+
+static int64_t suffix_multiplier(char c) {
+    switch (c) {
+    case 'k': case 'K': return INT64_C(1) << 10;
+    case 'm': case 'M': return INT64_C(1) << 20;
+    case 'g': case 'G': return INT64_C(1) << 30;
+    default: return 0;
+    }
+}
+
+/* Reads decimal digits, then (if allow_suffix) one k/m/g suffix; nothing else may follow.
+ * A leading '-' before an otherwise valid number is reported as NUMBER_NEGATIVE. */
+static number_status scan_number(const char *text, bool allow_suffix, int64_t *out) {
+    if (text == NULL || text[0] == '\0') return NUMBER_EMPTY;
+    bool negative = text[0] == '-';
+    const char *p = negative ? text + 1 : text;
+    if (*p < '0' || *p > '9') return NUMBER_JUNK;
+
+    int64_t value = 0;
+    bool overflow = false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        int digit = *p - '0';
+        if (value > (INT64_MAX - digit) / 10) overflow = true; /* keep scanning: junk wins */
+        else value = value * 10 + digit;
+    }
+    if (*p != '\0' && allow_suffix) {
+        int64_t multiplier = suffix_multiplier(*p);
+        if (multiplier == 0) return NUMBER_JUNK;
+        p++;
+        if (value > INT64_MAX / multiplier) overflow = true;
+        else value *= multiplier;
+    }
+    if (*p != '\0') return NUMBER_JUNK;
+    if (negative) return NUMBER_NEGATIVE;
+    if (overflow) return NUMBER_TOO_LARGE;
+    *out = value;
+    return NUMBER_OK;
+}
+
+int hs_parse_size(const char *text, int64_t *out) {
+    int64_t value;
+    if (scan_number(text, true, &value) != NUMBER_OK) return -1;
+    *out = value;
+    return 0;
+}
+
+/* Parses a number for an option and checks it against [min, max]; on failure writes why.
+ * junk_why is what to call text that is not a number at all ("not a size"). */
+static int parse_bounded(const char *value, bool allow_suffix, int64_t min, int64_t max,
+                         const char *junk_why, int64_t *out, char *why, size_t whylen) {
+    int64_t number = 0;
+    const char *problem = NULL;
+    switch (scan_number(value, allow_suffix, &number)) {
+    case NUMBER_OK:
+        if (number < min) problem = "too small";
+        else if (number > max) problem = "too large";
+        break;
+    case NUMBER_EMPTY: problem = "empty value"; break;
+    case NUMBER_JUNK: problem = junk_why; break;
+    case NUMBER_NEGATIVE: problem = "negative"; break;
+    case NUMBER_TOO_LARGE: problem = "too large"; break;
+    }
+    if (problem) {
+        snprintf(why, whylen, "%s", problem);
+        return -1;
+    }
+    *out = number;
+    return 0;
+}
+
+/* ---- Named values (enums and booleans) ------------------------------------------------ */
+
+static const char *const LOG_NAMES[] = {"error", "warn", "info", "debug"};
+static const char *const FORMAT_NAMES[] = {"pprof", "collapsed"};
+static const char *const BOOL_NAMES[] = {"false", "true"};
+static const char *const HEAP_SOURCE_NAMES[] = {"auto", "vmstructs", "gcinfo", "none"};
+static const char *const LIVE_SCALE_NAMES[] = {"residual", "proportional"};
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Returns the index of value in names (count entries), or -1 with why written. */
+static int parse_choice(const char *value, const char *const *names, size_t count, char *why,
+                        size_t whylen) {
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(value, names[i]) == 0) return (int)i;
+    snprintf(why, whylen, "%s", value[0] ? "unknown value" : "empty value");
+    return -1;
+}
+
+/* The name for index, guarding against a field that holds no valid value. */
+static const char *choice_name(const char *const *names, size_t count, int index) {
+    return index >= 0 && (size_t)index < count ? names[index] : "?";
+}
+
+/* ---- File patterns -------------------------------------------------------------------- */
+
+/* Checks the escape starting at percent (which points at a '%'). */
+static int check_escape(const char *percent, char *err, size_t errlen) {
+    char c = percent[1];
+    if (c == 'p' || c == 't' || c == '%') return 0;
+    if (c == '\0')
+        snprintf(err, errlen, "a lone '%%' at the end (write %%%% for a '%%')");
+    else
+        snprintf(err, errlen, "unknown escape '%%%c' (use %%p, %%t or %%%%)", c);
+    return -1;
+}
+
+static int check_file_pattern(const char *pattern, char *err, size_t errlen) {
+    for (const char *p = strchr(pattern, '%'); p; p = strchr(p + 2, '%'))
+        if (check_escape(p, err, errlen) != 0) return -1;
+    return 0;
+}
+
+/* Appends len bytes to out at *used, keeping room for the final NUL. */
+static int append_bytes(char *out, size_t outlen, size_t *used, const char *bytes, size_t len) {
+    if (outlen == 0 || len > outlen - 1 - *used) return -1;
+    memcpy(out + *used, bytes, len);
+    *used += len;
+    return 0;
+}
+
+static int format_start_time(time_t start, char *buf, size_t len) {
+    struct tm tm;
+    if (localtime_r(&start, &tm) == NULL) return -1;
+    int n = snprintf(buf, len, "%04d%02d%02d-%02d%02d%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    return n > 0 && (size_t)n < len ? n : -1;
+}
+
+int hs_expand_file_pattern(const char *pattern, long pid, time_t start, char *out, size_t outlen,
+                           char *err, size_t errlen) {
+    if (errlen > 0) err[0] = '\0';
+    if (check_file_pattern(pattern, err, errlen) != 0) return -1;
+
+    size_t used = 0;
+    for (const char *p = pattern; *p;) {
+        char expansion[80];
+        const char *piece = expansion;
+        size_t piece_len;
+        if (*p != '%') {
+            piece = p;
+            piece_len = strcspn(p, "%");
+            p += piece_len;
+        } else {
+            int n = 0;
+            if (p[1] == 'p') n = snprintf(expansion, sizeof expansion, "%ld", pid);
+            else if (p[1] == 't') n = format_start_time(start, expansion, sizeof expansion);
+            else n = snprintf(expansion, sizeof expansion, "%%");
+            if (n < 0) {
+                snprintf(err, errlen, "cannot convert the start time %lld for %%t", (long long)start);
+                return -1;
+            }
+            piece_len = (size_t)n;
+            p += 2;
+        }
+        if (append_bytes(out, outlen, &used, piece, piece_len) != 0) {
+            snprintf(err, errlen, "the expanded file name is longer than %zu bytes",
+                     outlen > 0 ? outlen - 1 : 0);
+            if (outlen > 0) out[0] = '\0';
+            return -1;
+        }
+    }
+    if (outlen == 0) {
+        snprintf(err, errlen, "no room for the file name");
+        return -1;
+    }
+    out[used] = '\0';
+    return 0;
+}
+
+/* ---- One parser and one "show" function per option ---------------------------------- */
+/* A parser gets a non-empty NUL-terminated value (NULL for a flag) shorter than
+ * HS_PATH_MAX; it returns 0, or -1 with the reason in why. A "show" function returns the
+ * field as option text (it may use scratch), or NULL to leave the option out. */
+
+static int parse_interval(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded(value, true, 0, INTERVAL_MAX, "not a size", &opts->interval, why, whylen);
+}
+
+static const char *show_interval(const hs_options *opts, char *scratch, size_t len) {
+    snprintf(scratch, len, "%lld", (long long)opts->interval);
+    return scratch;
+}
+
+static int parse_file(const char *value, hs_options *opts, char *why, size_t whylen) {
+    if (check_file_pattern(value, why, whylen) != 0) return -1;
+    snprintf(opts->file, sizeof opts->file, "%s", value); /* fits: value < HS_PATH_MAX */
+    return 0;
+}
+
+static const char *show_file(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return opts->file;
+}
+
+static int parse_log(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, LOG_NAMES, COUNT_OF(LOG_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->log = (hs_log_level)index;
+    return 0;
+}
+
+static const char *show_log(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return choice_name(LOG_NAMES, COUNT_OF(LOG_NAMES), (int)opts->log);
+}
+
+static int parse_help(const char *value, hs_options *opts, char *why, size_t whylen) {
+    (void)value;
+    (void)why;
+    (void)whylen;
+    opts->help = true;
+    return 0;
+}
+
+static const char *show_help(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return opts->help ? "" : NULL;
+}
+
+static int parse_depth(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int64_t depth;
+    if (parse_bounded(value, false, DEPTH_MIN, DEPTH_MAX, "not a number", &depth, why, whylen) != 0)
+        return -1;
+    opts->depth = (int32_t)depth;
+    return 0;
+}
+
+static const char *show_depth(const hs_options *opts, char *scratch, size_t len) {
+    snprintf(scratch, len, "%ld", (long)opts->depth);
+    return scratch;
+}
+
+static int parse_format(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, FORMAT_NAMES, COUNT_OF(FORMAT_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->format = (hs_format)index;
+    return 0;
+}
+
+static const char *show_format(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return choice_name(FORMAT_NAMES, COUNT_OF(FORMAT_NAMES), (int)opts->format);
+}
+
+static int parse_live(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->live = index == 1;
+    return 0;
+}
+
+static const char *show_live(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return BOOL_NAMES[opts->live ? 1 : 0];
+}
+
+static int parse_track(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded(value, true, TRACK_MIN, TRACK_MAX, "not a number", &opts->track, why,
+                         whylen);
+}
+
+static const char *show_track(const hs_options *opts, char *scratch, size_t len) {
+    snprintf(scratch, len, "%lld", (long long)opts->track);
+    return scratch;
+}
+
+static int parse_heap_source(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, HEAP_SOURCE_NAMES, COUNT_OF(HEAP_SOURCE_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->heap_source = (hs_heap_source)index;
+    return 0;
+}
+
+static const char *show_heap_source(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return choice_name(HEAP_SOURCE_NAMES, COUNT_OF(HEAP_SOURCE_NAMES), (int)opts->heap_source);
+}
+
+static int parse_live_scale(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, LIVE_SCALE_NAMES, COUNT_OF(LIVE_SCALE_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->live_scale = (hs_live_scale)index;
+    return 0;
+}
+
+static const char *show_live_scale(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return choice_name(LIVE_SCALE_NAMES, COUNT_OF(LIVE_SCALE_NAMES), (int)opts->live_scale);
+}
+
+/* ---- The table ------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *name;
+    const char *default_text; /* NULL: a flag, given without a value */
+    const char *accepted;     /* quoted after "accepted:" and in the help */
+    const char *description;  /* one line for the help */
+    int (*parse)(const char *value, hs_options *opts, char *why, size_t whylen);
+    const char *(*show)(const hs_options *opts, char *scratch, size_t len);
+} option_row;
+
+static const option_row option_table[] = {
+    {"interval", "512k",
+     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)",
+     "mean number of bytes allocated between two samples; 0 samples every allocation",
+     parse_interval, show_interval},
+    {"file", "heapsampler-%p.pb.gz",
+     "a non-empty path pattern shorter than 4096 bytes, without commas; "
+     "%p = pid, %t = start time, %% = '%'",
+     "where the profile is written (a path pattern, see below)", parse_file, show_file},
+    {"log", "warn", "error, warn, info, debug", "how much the agent reports on stderr", parse_log,
+     show_log},
+    {"help", NULL, "no value (write just 'help')", "print this help and exit", parse_help,
+     show_help},
+    {"depth", "64", "a whole number of frames from 1 to 2048",
+     "maximum number of frames kept per stack; deeper stacks are truncated", parse_depth,
+     show_depth},
+    {"format", "pprof", "pprof, collapsed",
+     "output format: gzipped pprof, or collapsed stacks (text, for flame graphs)", parse_format,
+     show_format},
+    {"live", "true", "true, false",
+     "track which sampled objects are still alive, for the live heap profile", parse_live,
+     show_live},
+    {"track", "65536",
+     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)",
+     "capacity of the live tracking table (sampled objects tracked at once)", parse_track,
+     show_track},
+    {"heap_source", "auto", "auto, vmstructs, gcinfo, none",
+     "where the heap size after the last GC is read, to scale the live estimate "
+     "(none: leave it unscaled)",
+     parse_heap_source, show_heap_source},
+    {"live_scale", "residual", "residual, proportional",
+     "how the live estimate is fitted to the measured heap size", parse_live_scale,
+     show_live_scale},
+};
+
+#define OPTION_COUNT COUNT_OF(option_table)
+
+static bool is_flag(const option_row *row) { return row->default_text == NULL; }
+
+static const option_row *find_option(const char *key, size_t key_len) {
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const char *name = option_table[i].name;
+        if (strlen(name) == key_len && memcmp(name, key, key_len) == 0) return &option_table[i];
+    }
+    return NULL;
+}
+
+/* "interval, file, log, ...": what an unknown or empty key is told is accepted. */
+static void write_key_list(char *buf, size_t len) {
+    text_out out;
+    text_init(&out, buf, len);
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        text_printf(&out, "%s%s", i ? ", " : "", option_table[i].name);
+}
+
+void hs_options_defaults(hs_options *opts) {
+    memset(opts, 0, sizeof *opts);
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const option_row *row = &option_table[i];
+        char why[256];
+        /* Flags default to off (the memset). Every default text parses: the tests check
+         * that the fields end up with the documented values. */
+        if (!is_flag(row)) (void)row->parse(row->default_text, opts, why, sizeof why);
+    }
+}
+
+/* ---- Parsing the option string ----------------------------------------------------- */
+
+/* Writes the one error message for item (item_len bytes as the user typed them). */
+static int reject(const char *item, size_t item_len, const char *why, const char *accepted,
+                  char *err, size_t errlen) {
+    int shown = item_len > QUOTED_ITEM_MAX ? QUOTED_ITEM_MAX : (int)item_len;
+    snprintf(err, errlen, "bad option '%.*s%s': %s; accepted: %s", shown, item,
+             item_len > QUOTED_ITEM_MAX ? "..." : "", why, accepted);
+    return -1;
+}
+
+static int reject_key(const char *item, size_t item_len, const char *why, char *err,
+                      size_t errlen) {
+    char keys[512];
+    write_key_list(keys, sizeof keys);
+    return reject(item, item_len, why, keys, err, errlen);
+}
+
+/* Parses one item, "key=value" or a flag's "key", into opts. seen[] marks options given. */
+static int parse_item(const char *item, size_t item_len, hs_options *opts, bool *seen, char *err,
+                      size_t errlen) {
+    const char *equals = memchr(item, '=', item_len);
+    size_t key_len = equals ? (size_t)(equals - item) : item_len;
+    if (key_len == 0) return reject_key(item, item_len, "empty option name", err, errlen);
+
+    const option_row *row = find_option(item, key_len);
+    if (row == NULL) return reject_key(item, item_len, "unknown option", err, errlen);
+    size_t index = (size_t)(row - option_table);
+    if (seen[index]) return reject(item, item_len, "given twice", row->accepted, err, errlen);
+    seen[index] = true;
+
+    char why[256];
+    if (is_flag(row)) {
+        if (equals) return reject(item, item_len, "takes no value", row->accepted, err, errlen);
+        return row->parse(NULL, opts, why, sizeof why);
+    }
+    if (!equals) return reject(item, item_len, "missing value", row->accepted, err, errlen);
+
+    size_t value_len = item_len - key_len - 1;
+    if (value_len == 0) return reject(item, item_len, "empty value", row->accepted, err, errlen);
+    if (value_len >= HS_PATH_MAX)
+        return reject(item, item_len, "too long", row->accepted, err, errlen);
+    char value[HS_PATH_MAX];
+    memcpy(value, equals + 1, value_len);
+    value[value_len] = '\0';
+
+    if (row->parse(value, opts, why, sizeof why) != 0)
+        return reject(item, item_len, why, row->accepted, err, errlen);
+    return 0;
+}
+
+int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errlen) {
+    if (errlen > 0) err[0] = '\0';
+    if (text == NULL || text[0] == '\0') return 0;
+
+    hs_options parsed = *opts; /* committed only when every item is good */
+    bool seen[OPTION_COUNT] = {false};
+    const char *item = text;
+    for (;;) {
+        size_t item_len = strcspn(item, ",");
+        if (parse_item(item, item_len, &parsed, seen, err, errlen) != 0) return -1;
+        if (item[item_len] == '\0') break;
+        item += item_len + 1; /* a trailing comma leaves an empty last item: rejected */
+    }
+    *opts = parsed;
+    return 0;
+}
+
+/* ---- Writing options back, and the help ------------------------------------------------ */
+
+size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
+    text_out out;
+    text_init(&out, buf, len);
+    const char *separator = "";
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const option_row *row = &option_table[i];
+        char scratch[32];
+        const char *value = row->show(opts, scratch, sizeof scratch);
+        if (value == NULL) continue;
+        if (is_flag(row)) text_printf(&out, "%s%s", separator, row->name);
+        else text_printf(&out, "%s%s=%s", separator, row->name, value);
+        separator = ",";
+    }
+    return out.need;
+}
+
+size_t hs_options_help(char *buf, size_t len) {
+    text_out out;
+    text_init(&out, buf, len);
+    text_printf(&out,
+                "heapsampler: a sampling heap profiler for the JVM.\n"
+                "Usage: -agentpath:/path/to/libheapsampler.so[=key=value,key=value,...]\n"
+                "\n"
+                "Options:\n");
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const option_row *row = &option_table[i];
+        text_printf(&out, "  %-12s %s\n", row->name, row->description);
+        text_printf(&out, "  %-12s accepted: %s\n", "", row->accepted);
+        text_printf(&out, "  %-12s default: %s\n", "", is_flag(row) ? "off" : row->default_text);
+    }
+    text_printf(&out,
+                "\n"
+                "In file=, %%p is replaced by the process id, %%t by the start time "
+                "(YYYYmmdd-HHMMSS, local time)\n"
+                "and %%%% by a '%%'; any other '%%' is an error. Options are separated by "
+                "commas, so the path cannot hold one.\n"
+                "\n"
+                "Example:\n"
+                "  java -agentpath:/opt/heapsampler/libheapsampler.so=interval=256k,"
+                "file=/tmp/heap-%%p-%%t.pb.gz,log=info -jar app.jar\n");
+    return out.need;
+}

@@ -1,0 +1,151 @@
+/* ptr_map.c: the fixed-capacity, insert-only, lock-free key -> pointer map (see ptr_map.h).
+ *
+ * Open addressing with linear probing over a power-of-two table of at least twice the
+ * capacity, so probe runs stay short and an empty slot always exists. A slot is taken
+ * in two steps, each a CAS from zero:
+ *   1. key:   0 -> key   decides which key owns the slot;
+ *   2. value: NULL -> v  decides which value the key maps to (published with release).
+ * Every thread inserting a key runs step 2 itself, including the ones that lost step 1
+ * to an equal key, so nobody waits for the slot's owner to finish: whichever value CAS
+ * lands first is the one value the key ever has. A reader that finds the key with no
+ * value yet reports it absent ("not there yet"). */
+#include "ptr_map.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+/* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
+#define MAX_CAPACITY ((uint32_t)1 << 30)
+
+typedef struct {
+    _Atomic uintptr_t key;  /* 0 = free */
+    _Atomic(void *) value;  /* NULL = not published yet */
+} map_slot;
+
+struct hs_ptr_map {
+    uint32_t capacity;     /* max entries */
+    size_t mask;           /* slot count - 1 */
+    _Atomic uint32_t size; /* entries claimed (a slot's key is set) */
+    map_slot *slots;
+};
+
+/* A bijective 64-bit finalizer (xor-shift / multiply rounds): every key bit affects
+ * every hash bit, so pointer-like keys (aligned, close together) spread evenly. */
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+hs_ptr_map *hs_ptr_map_create(uint32_t capacity) {
+    if (capacity == 0 || capacity > MAX_CAPACITY) return NULL;
+    size_t slots = 2;
+    while (slots < 2 * (size_t)capacity) slots <<= 1;
+    hs_ptr_map *map = calloc(1, sizeof *map);
+    if (!map) return NULL;
+    map->slots = calloc(slots, sizeof *map->slots); /* all-zero bytes = free slots */
+    if (!map->slots) {
+        free(map);
+        return NULL;
+    }
+    map->capacity = capacity;
+    map->mask = slots - 1;
+    atomic_init(&map->size, 0);
+    return map;
+}
+
+void hs_ptr_map_destroy(hs_ptr_map *map) {
+    if (!map) return;
+    free(map->slots);
+    free(map);
+}
+
+/* Counts one more entry unless the map is at capacity. */
+static bool reserve_entry(hs_ptr_map *map) {
+    uint32_t size = atomic_load_explicit(&map->size, memory_order_relaxed);
+    do {
+        if (size >= map->capacity) return false;
+    } while (!atomic_compare_exchange_weak_explicit(&map->size, &size, size + 1,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    return true;
+}
+
+static void release_entry(hs_ptr_map *map) {
+    atomic_fetch_sub_explicit(&map->size, 1, memory_order_relaxed);
+}
+
+/* The slot owned by key, claiming a free one if the key is absent. NULL when the key is
+ * absent and the map is full. The entry is reserved before the key CAS, so the map never
+ * holds more than `capacity` keys; the reservation is kept across lost CASes to other
+ * keys and returned if an equal key turns out to have won. */
+static map_slot *find_or_claim(hs_ptr_map *map, uintptr_t key) {
+    bool reserved = false;
+    size_t index = (size_t)mix64(key) & map->mask;
+    for (size_t probes = 0; probes <= map->mask; probes++, index = (index + 1) & map->mask) {
+        map_slot *slot = &map->slots[index];
+        uintptr_t owner = atomic_load_explicit(&slot->key, memory_order_acquire);
+        if (owner == 0) {
+            if (!reserved && !(reserved = reserve_entry(map))) {
+                /* Full, unless a racing thread has just put our key right here. */
+                owner = atomic_load_explicit(&slot->key, memory_order_acquire);
+                return owner == key ? slot : NULL;
+            }
+            if (atomic_compare_exchange_strong_explicit(&slot->key, &owner, key,
+                                                        memory_order_acq_rel,
+                                                        memory_order_acquire))
+                return slot;
+            /* Lost the slot; `owner` now holds the winner's key. */
+        }
+        if (owner == key) {
+            if (reserved) release_entry(map);
+            return slot;
+        }
+    }
+    if (reserved) release_entry(map); /* unreachable while an empty slot always exists */
+    return NULL;
+}
+
+void *hs_ptr_map_put_if_absent(hs_ptr_map *map, uintptr_t key, void *value) {
+    if (!map || key == 0 || !value) return NULL;
+    map_slot *slot = find_or_claim(map, key);
+    if (!slot) return NULL;
+    void *current = atomic_load_explicit(&slot->value, memory_order_acquire);
+    if (current) return current;
+    if (atomic_compare_exchange_strong_explicit(&slot->value, &current, value,
+                                                memory_order_release, memory_order_acquire))
+        return value;
+    return current; /* another thread's value landed first */
+}
+
+void *hs_ptr_map_get(const hs_ptr_map *map, uintptr_t key) {
+    if (!map || key == 0) return NULL;
+    size_t index = (size_t)mix64(key) & map->mask;
+    for (size_t probes = 0; probes <= map->mask; probes++, index = (index + 1) & map->mask) {
+        const map_slot *slot = &map->slots[index];
+        uintptr_t owner = atomic_load_explicit(&slot->key, memory_order_acquire);
+        if (owner == 0) return NULL;
+        if (owner == key) return atomic_load_explicit(&slot->value, memory_order_acquire);
+    }
+    return NULL;
+}
+
+uint32_t hs_ptr_map_size(const hs_ptr_map *map) {
+    return map ? atomic_load_explicit(&map->size, memory_order_relaxed) : 0;
+}
+
+void hs_ptr_map_foreach(const hs_ptr_map *map, void (*fn)(uintptr_t key, void *value, void *ctx),
+                        void *ctx) {
+    if (!map || !fn) return;
+    for (size_t i = 0; i <= map->mask; i++) {
+        const map_slot *slot = &map->slots[i];
+        uintptr_t key = atomic_load_explicit(&slot->key, memory_order_acquire);
+        if (key == 0) continue;
+        void *value = atomic_load_explicit(&slot->value, memory_order_acquire);
+        if (value) fn(key, value, ctx);
+    }
+}

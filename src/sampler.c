@@ -1,0 +1,97 @@
+/* sampler.c: the SampledObjectAlloc callback, the agent's hot path.
+ *
+ * It runs in application threads, inside their allocation, thousands of times a second
+ * at small intervals. It takes no lock, does no I/O and does not malloc in the steady
+ * state: the stack is walked into a buffer on the thread's own stack, interned into the
+ * lock-free stack store, and the sample is added to the lock-free sample table. New
+ * methods and classes are resolved on first sight (symbols.c), which allocates from
+ * the symbol arena only then. */
+#include <assert.h>
+
+#include "agent.h"
+#include "live_tracker.h"
+#include "sample_table.h"
+#include "stack_store.h"
+#include "symbols.h"
+
+#define HS_MAX_DEPTH 2048
+
+/* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
+ * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
+ * exactly on index i of the other. */
+typedef union {
+    jvmtiFrameInfo jvmti;
+    hs_frame frame;
+} frame_slot;
+static_assert(sizeof(jvmtiFrameInfo) == sizeof(frame_slot), "frame layouts must match");
+static_assert(sizeof(hs_frame) == sizeof(frame_slot), "frame layouts must match");
+
+/* Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
+ * call from the callback must not sample (and recurse) again. */
+static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
+
+/* Walks the current thread's stack: returns the frame count (0 on failure). One more
+ * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. */
+static uint32_t walk_stack(hs_agent *agent, jvmtiEnv *jvmti, frame_slot *slots, bool *truncated) {
+    int32_t depth = agent->opts.depth;
+    jint count = 0;
+    jvmtiError err = (*jvmti)->GetStackTrace(jvmti, NULL, 0, depth + 1, &slots[0].jvmti, &count);
+    if (err != JVMTI_ERROR_NONE || count <= 0) {
+        atomic_fetch_add_explicit(&agent->counters.stack_errors, 1, memory_order_relaxed);
+        return 0;
+    }
+    *truncated = count > depth;
+    if (*truncated) {
+        count = depth;
+        atomic_fetch_add_explicit(&agent->counters.truncated, 1, memory_order_relaxed);
+    }
+    return (uint32_t)count;
+}
+
+/* Rewrites the frames as hs_frame and makes sure every method is resolved while its
+ * class is certainly alive (it is on this thread's stack). */
+static void convert_and_resolve(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, frame_slot *slots,
+                                uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        jvmtiFrameInfo info = slots[i].jvmti;
+        hs_symbols_method(agent->symbols, jvmti, jni, info.method);
+        slots[i].frame = (hs_frame){.method = (uintptr_t)info.method, .bci = (int32_t)info.location};
+    }
+}
+
+static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
+                          jclass klass, jlong size) {
+    frame_slot slots[HS_MAX_DEPTH + 1];
+    bool truncated = false;
+    uint32_t count = walk_stack(agent, jvmti, slots, &truncated);
+    if (count == 0) return;
+    convert_and_resolve(agent, jvmti, jni, slots, count);
+    hs_bucket_key key = {
+        .stack_id = hs_stack_store_intern(agent->stacks, &slots[0].frame, count, truncated),
+        .class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass),
+        .size = (uint64_t)size,
+    };
+    uint32_t bucket = key.stack_id ? hs_sample_table_record(agent->samples, key, HS_WEIGHT_ONE) : 0;
+    if (bucket == 0) {
+        atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
+        return;
+    }
+    atomic_fetch_add_explicit(&agent->counters.samples, 1, memory_order_relaxed);
+    if (agent->live) hs_live_track(agent, jni, object, bucket, HS_WEIGHT_ONE);
+}
+
+void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
+                                        jobject object, jclass klass, jlong size) {
+    (void)thread;
+    if (in_callback) return;
+    in_callback = 1;
+    hs_agent *agent = hs_agent_get();
+    /* Announce ourselves before looking at the phase: VMDeath sets the phase first and
+     * then waits for callbacks_in_flight to drain, so no callback touches the tables
+     * after the final snapshot started. */
+    atomic_fetch_add(&agent->callbacks_in_flight, 1);
+    if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
+        record_sample(agent, jvmti, jni, object, klass, size);
+    atomic_fetch_sub(&agent->callbacks_in_flight, 1);
+    in_callback = 0;
+}

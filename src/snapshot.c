@@ -1,0 +1,236 @@
+/* snapshot.c: builds an hs_profile from the agent's tables (see snapshot.h).
+ *
+ * Frames become pprof Functions (one per resolved method) and Locations (one per
+ * method and line). The allocated class is a leaf pseudo-frame, so flame graphs and
+ * `pprof -top` show what was allocated where. Values are unbiased per bucket: all
+ * samples of a bucket have one object size s, so scale = 1 / (1 - exp(-s/interval)). */
+#include "snapshot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "estimate.h"
+#include "live_tracker.h"
+#include "ptr_map.h"
+#include "sample_table.h"
+#include "stack_store.h"
+#include "symbols.h"
+
+typedef struct {
+    hs_agent *agent;
+    hs_profile *profile;
+    hs_ptr_map *function_of_method; /* hs_method_info* -> function index + 1 */
+    uint32_t *function_of_class;    /* class id -> function index + 1 */
+    uint32_t nclasses;              /* class ids 1..nclasses have a cache entry */
+    uint32_t unknown_function;      /* index + 1 of "[unknown]", 0 until needed */
+    uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
+    uint32_t *locations;            /* scratch: one sample's location indexes */
+    hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
+} builder;
+
+static int64_t now_nanos(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
+static uint32_t pseudo_function(builder *b, uint32_t *cache, const char *name) {
+    if (*cache == 0) {
+        uint32_t f = hs_profile_add_function(b->profile, name, name, "", 0);
+        *cache = f == UINT32_MAX ? 0 : f + 1;
+    }
+    return *cache ? *cache - 1 : UINT32_MAX;
+}
+
+static uint32_t function_for_method(builder *b, const hs_method_info *m) {
+    if (!m) return pseudo_function(b, &b->unknown_function, "[unknown]");
+    uintptr_t cached = (uintptr_t)hs_ptr_map_get(b->function_of_method, (uintptr_t)m);
+    if (cached) return (uint32_t)cached - 1;
+    uint32_t f = hs_profile_add_function(b->profile, m->name, m->system_name, m->filename,
+                                         m->start_line);
+    if (f != UINT32_MAX) hs_ptr_map_put_if_absent(b->function_of_method, (uintptr_t)m,
+                                                  (void *)(uintptr_t)(f + 1));
+    return f;
+}
+
+static uint32_t location_for_class(builder *b, uint32_t class_id) {
+    const char *name = hs_symbols_class_name(b->agent->symbols, class_id);
+    uint32_t uncached = 0; /* a class registered after the snapshot started */
+    uint32_t *cache = !name                    ? &b->unknown_function
+                      : class_id <= b->nclasses ? &b->function_of_class[class_id]
+                                                : &uncached;
+    uint32_t f = pseudo_function(b, cache, name ? name : "[unknown]");
+    return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, 0);
+}
+
+static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
+    const hs_method_info *m = hs_symbols_cached_method(b->agent->symbols, (jmethodID)frame->method);
+    uint32_t f = function_for_method(b, m);
+    int32_t line = m ? hs_line_for_bci(m->lines, m->nlines, frame->bci) : 0;
+    return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, line);
+}
+
+/* Fills b->locations for a bucket, leaf first: class, frames, [truncated]. Returns the depth. */
+static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
+    uint32_t depth = 0, n = 0;
+    bool truncated = false;
+    const hs_frame *frames = hs_stack_store_get(b->agent->stacks, key->stack_id, &depth, &truncated);
+    if (!frames) return 0;
+    b->locations[n++] = location_for_class(b, key->class_id);
+    for (uint32_t i = 0; i < depth; i++) b->locations[n++] = location_for_frame(b, &frames[i]);
+    if (truncated) {
+        uint32_t f = pseudo_function(b, &b->truncated_function, "[truncated]");
+        b->locations[n++] = f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, 0);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (b->locations[i] == UINT32_MAX) return 0;
+    return n;
+}
+
+static void add_bucket(builder *b, uint32_t index, int64_t interval) {
+    hs_bucket_snapshot bucket;
+    if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
+    uint32_t depth = bucket_locations(b, &bucket.key);
+    if (depth == 0) return;
+    double objects = (double)bucket.weight_fp / (double)HS_WEIGHT_ONE *
+                     hs_unbias_scale((double)bucket.key.size, interval);
+    int64_t values[HS_PROFILE_MAX_VALUES] = {0};
+    values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
+    values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
+    if (b->inuse) {
+        values[HS_VALUE_INUSE_OBJECTS] = b->inuse[index].objects;
+        values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
+    }
+    hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
+}
+
+static void add_comments(hs_agent *agent, hs_profile *p) {
+    char options[HS_PATH_MAX + 512];
+    hs_options_format(&agent->opts, options, sizeof options);
+    hs_counters *c = &agent->counters;
+    hs_profile_add_comment(p, "heapsampler %s", HEAPSAMPLER_VERSION);
+    hs_profile_add_comment(p, "options: %s", options);
+    hs_profile_add_comment(p, "jvm: %s %s", agent->vm_name, agent->java_version);
+    hs_profile_add_comment(p,
+                           "samples: %llu recorded, %llu dropped (tables full), %llu stack walks "
+                           "failed, %llu stacks truncated at depth=%d",
+                           (unsigned long long)atomic_load(&c->samples),
+                           (unsigned long long)atomic_load(&c->dropped),
+                           (unsigned long long)atomic_load(&c->stack_errors),
+                           (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
+    hs_profile_add_comment(p,
+                           "alloc_objects/alloc_space are unbiased estimates: a sample of an "
+                           "object of s bytes counts 1/(1-exp(-s/interval)) objects");
+}
+
+static int set_header(hs_agent *agent, hs_profile *p, int live) {
+    int ok = hs_profile_add_sample_type(p, "alloc_objects", "count") >= 0 &&
+             hs_profile_add_sample_type(p, "alloc_space", "bytes") >= 0 &&
+             (!live || (hs_profile_add_sample_type(p, "inuse_objects", "count") >= 0 &&
+                        hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
+             hs_profile_set_default_sample_type(p, live ? "inuse_space" : "alloc_space") == 0 &&
+             hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
+    p->time_nanos = agent->start_nanos;
+    p->duration_nanos = now_nanos() - agent->start_nanos;
+    return ok ? 0 : -1;
+}
+
+/* Per-bucket unbiased live estimates from the tracked samples' weights. */
+static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view) {
+    hs_live_estimate *est = calloc((size_t)view->nbuckets + 1, sizeof *est);
+    for (uint32_t i = 1; est && i <= view->nbuckets; i++) {
+        hs_bucket_snapshot bucket;
+        if (view->live_weight[i] <= 0 || hs_sample_table_get(agent->samples, i, &bucket) != 0)
+            continue;
+        double size = (double)bucket.key.size;
+        est[i].objects = view->live_weight[i] * hs_unbias_scale(size, agent->opts.interval);
+        est[i].bytes = est[i].objects * size;
+    }
+    return est;
+}
+
+static void add_live_comments(hs_profile *p, const hs_live_view *view,
+                              const hs_live_scale_summary *sum, hs_live_scale mode) {
+    hs_profile_add_comment(p, "gc: %s; heap used after last GC: %s%llu bytes (source %s)",
+                           view->gc_name ? view->gc_name : "unknown",
+                           view->heap.valid ? "" : "unknown, ",
+                           (unsigned long long)(view->heap.valid ? view->heap.used_bytes : 0),
+                           view->heap.source ? view->heap.source : "none");
+    hs_profile_add_comment(p,
+                           "inuse: as of the last GC (epoch %u); unbiased live estimate %.0f bytes, "
+                           "%.0f objects; live_scale=%s factor %.4f; %llu bytes not attributed to "
+                           "samples%s",
+                           view->epoch, sum->raw_bytes, sum->raw_objects,
+                           mode == HS_SCALE_PROPORTIONAL ? "proportional" : "residual",
+                           sum->factor, (unsigned long long)sum->residual_bytes,
+                           view->heap.valid ? "" : " (heap unknown: estimates are unscaled)");
+    hs_profile_add_comment(p, "live tracking: %u entries, thinning level %u (1 in %llu samples tracked)",
+                           view->tracked, view->level, 1ULL << view->level);
+    for (uint32_t i = 0; i < view->nhistory; i++) {
+        const hs_live_history_entry *h = &view->history[i];
+        if (h->valid)
+            hs_profile_add_comment(p, "live-set history: t=%lld ms epoch %u used %llu bytes",
+                                   (long long)(h->time_nanos / 1000000), h->epoch,
+                                   (unsigned long long)h->used);
+    }
+}
+
+/* The residual pseudo-site: heap the tracked samples do not explain. */
+static void add_residual_sample(builder *b, int64_t bytes) {
+    uint32_t unused = 0;
+    uint32_t f = pseudo_function(b, &unused, HS_LIVE_RESIDUAL_NAME);
+    uint32_t loc = f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, 0);
+    int64_t values[HS_PROFILE_MAX_VALUES] = {0};
+    values[HS_VALUE_INUSE_SPACE] = bytes;
+    if (loc != UINT32_MAX) hs_profile_add_sample(b->profile, &loc, 1, values, 0);
+}
+
+/* Computes b->inuse for every bucket; adds the residual site and the live comments. */
+static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
+    hs_agent *agent = b->agent;
+    hs_live_view view;
+    if (hs_live_collect(agent, jni, nbuckets, &view) != 0) {
+        hs_live_view_free(&view);
+        return -1;
+    }
+    hs_live_estimate *est = live_estimates(agent, &view);
+    b->inuse = calloc((size_t)nbuckets + 1, sizeof *b->inuse);
+    if (!est || !b->inuse) {
+        free(est);
+        hs_live_view_free(&view);
+        return -1;
+    }
+    hs_live_scale_summary sum;
+    uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
+    hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
+    if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
+    add_live_comments(b->profile, &view, &sum, agent->opts.live_scale);
+    free(est);
+    hs_live_view_free(&view);
+    return 0;
+}
+
+hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
+    builder b = {.agent = agent, .profile = hs_profile_new()};
+    uint32_t classes = hs_symbols_class_count(agent->symbols);
+    b.nclasses = classes;
+    b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(agent->symbols) + 16);
+    b.function_of_class = calloc((size_t)classes + 1, sizeof *b.function_of_class);
+    b.locations = malloc(sizeof *b.locations * (size_t)(agent->opts.depth + 2));
+    int live = agent->live != NULL && jni != NULL;
+    int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
+             set_header(agent, b.profile, live) == 0;
+    uint32_t buckets = ok ? hs_sample_table_count(agent->samples) : 0;
+    if (ok) add_comments(agent, b.profile);
+    if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
+    for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
+    if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);
+    free(b.function_of_class);
+    free(b.locations);
+    free(b.inuse);
+    if (ok && !b.profile->failed) return b.profile;
+    hs_profile_free(b.profile);
+    return NULL;
+}

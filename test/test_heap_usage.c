@@ -1,0 +1,226 @@
+/* test_heap_usage.c: the pure parts of heap_usage: collector classification from MXBean
+ * names, which collectors keep _used_at_last_gc current, and the offset calibration on fake
+ * CollectedHeap memory images. (The JVM-facing parts are exercised by the jtreg suite.) */
+#include <stdint.h>
+#include <string.h>
+
+#include "heap_usage.h"
+#include "unit.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Bean names as printed by ManagementFactory.getGarbageCollectorMXBeans() on JDK 17.0.15 and
+ * 25.0.3, in the order those JVMs list them. */
+static void test_classify_real_bean_names(void) {
+    const char *g1_17[] = {"G1 Young Generation", "G1 Old Generation"};
+    const char *g1_25[] = {"G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"};
+    const char *parallel[] = {"PS MarkSweep", "PS Scavenge"};
+    const char *serial[] = {"Copy", "MarkSweepCompact"};
+    const char *z17[] = {"ZGC Cycles", "ZGC Pauses"};
+    const char *z25[] = {"ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles",
+                         "ZGC Major Pauses"};
+    const char *shenandoah[] = {"Shenandoah Pauses", "Shenandoah Cycles"};
+    const char *epsilon[] = {"Epsilon Heap"};
+    const char *z_old[] = {"ZGC"}; /* JDK 15-16 */
+    CU_ASSERT_EQUAL(hs_gc_classify(g1_17, COUNT(g1_17)), HS_GC_G1);
+    CU_ASSERT_EQUAL(hs_gc_classify(g1_25, COUNT(g1_25)), HS_GC_G1);
+    CU_ASSERT_EQUAL(hs_gc_classify(parallel, COUNT(parallel)), HS_GC_PARALLEL);
+    CU_ASSERT_EQUAL(hs_gc_classify(serial, COUNT(serial)), HS_GC_SERIAL);
+    CU_ASSERT_EQUAL(hs_gc_classify(z17, COUNT(z17)), HS_GC_Z);
+    CU_ASSERT_EQUAL(hs_gc_classify(z25, COUNT(z25)), HS_GC_Z_GENERATIONAL);
+    CU_ASSERT_EQUAL(hs_gc_classify(shenandoah, COUNT(shenandoah)), HS_GC_SHENANDOAH);
+    CU_ASSERT_EQUAL(hs_gc_classify(epsilon, COUNT(epsilon)), HS_GC_EPSILON);
+    CU_ASSERT_EQUAL(hs_gc_classify(z_old, COUNT(z_old)), HS_GC_Z);
+}
+
+static void test_classify_unknown(void) {
+    const char *cms[] = {"ParNew", "ConcurrentMarkSweep"};
+    const char *almost[] = {"G1 Young Generation ", "zgc cycles", "PS", ""};
+    const char *with_null[] = {NULL, "Copy"};
+    CU_ASSERT_EQUAL(hs_gc_classify(NULL, 0), HS_GC_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_gc_classify(cms, COUNT(cms)), HS_GC_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_gc_classify(almost, COUNT(almost)), HS_GC_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_gc_classify(with_null, COUNT(with_null)), HS_GC_SERIAL);
+    /* Only the first count names are looked at. */
+    CU_ASSERT_EQUAL(hs_gc_classify(with_null, 1), HS_GC_UNKNOWN);
+}
+
+static void test_kind_names(void) {
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_G1), "G1");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_PARALLEL), "Parallel");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_SERIAL), "Serial");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_Z), "Z");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_Z_GENERATIONAL), "Z (generational)");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_SHENANDOAH), "Shenandoah");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_EPSILON), "Epsilon");
+    CU_ASSERT_STRING_EQUAL(hs_gc_kind_name(HS_GC_UNKNOWN), "unknown");
+}
+
+/* auto uses vmstructs only where every collection refreshes the field. */
+static void test_which_collectors_keep_the_field_current(void) {
+    CU_ASSERT_TRUE(hs_gc_updates_used_at_last_gc(HS_GC_G1));
+    CU_ASSERT_TRUE(hs_gc_updates_used_at_last_gc(HS_GC_SHENANDOAH));
+    CU_ASSERT_TRUE(hs_gc_updates_used_at_last_gc(HS_GC_Z));
+    CU_ASSERT_FALSE(hs_gc_updates_used_at_last_gc(HS_GC_PARALLEL));
+    CU_ASSERT_FALSE(hs_gc_updates_used_at_last_gc(HS_GC_SERIAL));
+    CU_ASSERT_FALSE(hs_gc_updates_used_at_last_gc(HS_GC_Z_GENERATIONAL));
+    CU_ASSERT_FALSE(hs_gc_updates_used_at_last_gc(HS_GC_EPSILON));
+    CU_ASSERT_FALSE(hs_gc_updates_used_at_last_gc(HS_GC_UNKNOWN));
+}
+
+/* Calibrates and checks that a match was exact. */
+static long calibrate(const void *heap, long reserved_offset, uint64_t total_memory) {
+    int exact = -1;
+    long c = hs_heap_calibrate_used_at_last_gc(heap, reserved_offset, total_memory, &exact);
+    CU_ASSERT_EQUAL(exact, c >= 0);
+    return c;
+}
+
+/* A fake CollectedHeap: 16 words, word 0 a vtable-like pointer, the rest junk unless set. */
+static void fake_heap(uint64_t heap[16]) {
+    for (int i = 0; i < 16; i++) heap[i] = 0x5151515151515151ull + (uint64_t)i;
+    heap[0] = 0x7f0000401000ull;
+}
+
+static void set_word(uint64_t heap[16], long byte_offset, uint64_t value) {
+    memcpy((unsigned char *)heap + byte_offset, &value, sizeof value);
+}
+
+static void test_calibrate_jdk17_layout(void) {
+    /* JDK 17: _capacity_at_last_gc @16, _used_at_last_gc @24, _reserved @32. */
+    uint64_t heap[16];
+    uint64_t total = 264241152; /* 252 MiB */
+    fake_heap(heap);
+    set_word(heap, 16, total);
+    set_word(heap, 24, 3145728);
+    CU_ASSERT_EQUAL(calibrate(heap, 32, total), 24);
+}
+
+static void test_calibrate_jdk25_layout(void) {
+    /* JDK 25: _capacity_at_last_gc @24, _used_at_last_gc @32, _reserved @48. */
+    uint64_t heap[16];
+    uint64_t total = 8589934592ull; /* 8 GiB */
+    fake_heap(heap);
+    set_word(heap, 24, total);
+    set_word(heap, 32, total); /* used == capacity is accepted */
+    CU_ASSERT_EQUAL(calibrate(heap, 48, total), 32);
+}
+
+static void test_calibrate_farthest_candidate(void) {
+    uint64_t heap[16];
+    fake_heap(heap);
+    set_word(heap, 40, 1000);
+    set_word(heap, 48, 0);
+    CU_ASSERT_EQUAL(calibrate(heap, 72, 1000), 48);
+    /* One word further back is outside the candidates. */
+    fake_heap(heap);
+    set_word(heap, 32, 1000);
+    set_word(heap, 40, 0);
+    CU_ASSERT_EQUAL(calibrate(heap, 72, 1000), -1);
+}
+
+static void test_calibrate_rejects(void) {
+    uint64_t heap[16];
+    uint64_t total = 1u << 30;
+
+    /* Nothing equals totalMemory (late attach: the heap has been resized since). */
+    fake_heap(heap);
+    CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
+
+    /* The capacity matches but the next word exceeds it: not a used figure. */
+    fake_heap(heap);
+    set_word(heap, 24, total);
+    set_word(heap, 32, total + 1);
+    CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
+
+    /* Two candidates match: ambiguous, never guess. */
+    fake_heap(heap);
+    set_word(heap, 16, total);
+    set_word(heap, 24, total);
+    set_word(heap, 32, 0);
+    CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
+
+    /* No totalMemory, no heap. */
+    fake_heap(heap);
+    set_word(heap, 16, total);
+    set_word(heap, 24, 0);
+    CU_ASSERT_EQUAL(calibrate(heap, 32, 0), -1);
+    CU_ASSERT_EQUAL(calibrate(NULL, 32, total), -1);
+}
+
+static void test_calibrate_heap_grew_before_vminit(void) {
+    /* JDK 25 Shenandoah, default sizing: capacity recorded 380 MiB, totalMemory() 382 MiB. */
+    uint64_t heap[16];
+    uint64_t total = 400556032, recorded = 398458880;
+    int exact = -1;
+    fake_heap(heap);
+    set_word(heap, 16, 140577770104352ull); /* a pointer */
+    set_word(heap, 24, recorded);
+    set_word(heap, 32, 2097152);
+    set_word(heap, 40, 0);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), 32);
+    CU_ASSERT_EQUAL(exact, 0);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, NULL), 32);
+
+    /* An exact match wins over a near one. */
+    set_word(heap, 16, total);
+    set_word(heap, 24, total - 4096);
+    set_word(heap, 32, 0);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), 24);
+    CU_ASSERT_EQUAL(exact, 1);
+
+    /* Two near matches: ambiguous. */
+    set_word(heap, 16, total - 4096);
+    set_word(heap, 24, total - 8192);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), -1);
+
+    /* More than an eighth below, or above (the heap does not shrink before VMInit): no. */
+    fake_heap(heap);
+    set_word(heap, 24, total - total / 8 - 1);
+    set_word(heap, 32, 0);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), -1);
+    set_word(heap, 24, total - total / 8);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), 32);
+    set_word(heap, 24, total + 4096);
+    CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), -1);
+}
+
+static void test_calibrate_small_reserved_offset(void) {
+    /* With _reserved @16 only c = 8 is a candidate, and c - 8 = 0 is the first word. */
+    uint64_t heap[16];
+    fake_heap(heap);
+    set_word(heap, 0, 4096);
+    set_word(heap, 8, 100);
+    CU_ASSERT_EQUAL(calibrate(heap, 16, 4096), 8);
+    /* With _reserved @8 there is no room for a candidate at all. */
+    CU_ASSERT_EQUAL(calibrate(heap, 8, 4096), -1);
+}
+
+static void test_no_heap_usage_object(void) {
+    hs_heap_reading r = {1, 42, NULL};
+    hs_heap_usage_read(NULL, NULL, &r);
+    CU_ASSERT_EQUAL(r.valid, 0);
+    CU_ASSERT_EQUAL(r.used_bytes, 0);
+    CU_ASSERT_STRING_EQUAL(r.source, "none");
+    CU_ASSERT_STRING_EQUAL(hs_heap_usage_source(NULL), "none");
+    CU_ASSERT_STRING_EQUAL(hs_heap_usage_gc_name(NULL), "unknown");
+    CU_ASSERT_EQUAL(hs_heap_usage_vmstructs_offset(NULL), -1);
+    hs_heap_usage_destroy(NULL, NULL);
+}
+
+static CU_TestInfo heap_usage_tests[] = {
+    {"classify: real bean names", test_classify_real_bean_names},
+    {"classify: unknown names", test_classify_unknown},
+    {"collector names", test_kind_names},
+    {"which collectors keep the field current", test_which_collectors_keep_the_field_current},
+    {"calibrate: JDK 17 layout", test_calibrate_jdk17_layout},
+    {"calibrate: JDK 25 layout", test_calibrate_jdk25_layout},
+    {"calibrate: farthest candidate", test_calibrate_farthest_candidate},
+    {"calibrate: rejects", test_calibrate_rejects},
+    {"calibrate: heap grew before VMInit", test_calibrate_heap_grew_before_vminit},
+    {"calibrate: small _reserved offset", test_calibrate_small_reserved_offset},
+    {"NULL heap usage reads as none", test_no_heap_usage_object},
+    CU_TEST_INFO_NULL,
+};
+
+void register_tests(void) { HS_ADD_SUITE("heap_usage", heap_usage_tests); }

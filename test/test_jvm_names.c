@@ -1,0 +1,88 @@
+/* test_jvm_names.c: signature -> Java name conversions. */
+#include <string.h>
+
+#include "jvm_names.h"
+#include "unit.h"
+
+static void check_class(const char *sig, const char *expected) {
+    char buf[128];
+    size_t n = hs_class_name(sig, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, expected);
+    CU_ASSERT_EQUAL(n, strlen(expected));
+}
+
+static void test_class_names(void) {
+    check_class("Ljava/lang/String;", "java.lang.String");
+    check_class("[B", "byte[]");
+    check_class("[[I", "int[][]");
+    check_class("[Ljava/lang/String;", "java.lang.String[]");
+    check_class("Ljava/util/HashMap$Node;", "java.util.HashMap$Node");
+    check_class("[Ljava/util/HashMap$Node;", "java.util.HashMap$Node[]");
+    check_class("J", "long");
+    check_class("LNoPackage;", "NoPackage");
+    check_class("weird", "weird");
+    check_class("", "");
+}
+
+static void test_truncation_reports_needed_length(void) {
+    char buf[8];
+    size_t n = hs_class_name("Ljava/lang/String;", buf, sizeof buf);
+    CU_ASSERT_EQUAL(n, strlen("java.lang.String"));
+    CU_ASSERT_STRING_EQUAL(buf, "java.la");
+    n = hs_method_system_name("Ljava/util/ArrayList;", "grow", "(I)[Ljava/lang/Object;", buf,
+                              sizeof buf);
+    CU_ASSERT_EQUAL(n, strlen("java/util/ArrayList.grow(I)[Ljava/lang/Object;"));
+    CU_ASSERT_EQUAL(strlen(buf), 7);
+}
+
+static void test_method_names(void) {
+    char buf[128];
+    hs_method_display_name("Ljava/util/ArrayList;", "grow", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java.util.ArrayList.grow");
+    hs_method_system_name("Ljava/util/ArrayList;", "grow", "(I)[Ljava/lang/Object;", buf,
+                          sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java/util/ArrayList.grow(I)[Ljava/lang/Object;");
+    hs_method_display_name("LMain$Inner;", "<init>", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "Main$Inner.<init>");
+}
+
+static void test_source_paths(void) {
+    char buf[128];
+    hs_source_path("Ljava/util/ArrayList;", "ArrayList.java", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java/util/ArrayList.java");
+    hs_source_path("LMain;", "Main.java", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "Main.java");
+    hs_source_path("Ljava/util/HashMap$Node;", "HashMap.java", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java/util/HashMap.java");
+    hs_source_path("Ljava/util/ArrayList;", NULL, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "");
+}
+
+static void test_line_lookup(void) {
+    hs_line_entry table[] = {{10, 7}, {0, 5}, {4, 6}, {20, 9}};
+    hs_line_table_sort(table, 4);
+    CU_ASSERT_EQUAL(table[0].bci, 0);
+    CU_ASSERT_EQUAL(table[3].bci, 20);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 0), 5);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 3), 5);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 4), 6);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 12), 7);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 20), 9);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, 999), 9);
+    CU_ASSERT_EQUAL(hs_line_for_bci(table, 4, -1), 0);
+    CU_ASSERT_EQUAL(hs_line_for_bci(NULL, 0, 3), 0);
+    hs_line_entry late[] = {{8, 3}};
+    CU_ASSERT_EQUAL(hs_line_for_bci(late, 1, 2), 0);
+}
+
+void register_tests(void) {
+    static CU_TestInfo tests[] = {
+        {"class names from signatures", test_class_names},
+        {"truncation reports needed length", test_truncation_reports_needed_length},
+        {"method display and system names", test_method_names},
+        {"source paths", test_source_paths},
+        {"line for bytecode index", test_line_lookup},
+        CU_TEST_INFO_NULL,
+    };
+    HS_ADD_SUITE("jvm_names", tests);
+}

@@ -1,0 +1,214 @@
+/* test_sample_table.c: unit tests of sample aggregation (src/sample_table.c).
+ *
+ * Single-threaded: a bucket accumulates samples and weights, keys differing in any field
+ * get distinct buckets, get round-trips and rejects unknown indexes, a full table returns
+ * 0 and counts drops. Concurrent: 8 threads record many samples on overlapping keys; the
+ * totals per key must be exact. Worker threads only record results; the main thread
+ * asserts (CUnit is not thread-safe). */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "sample_table.h"
+#include "unit.h"
+
+static hs_bucket_key key(uint32_t stack_id, uint32_t class_id, uint64_t size) {
+    return (hs_bucket_key){.stack_id = stack_id, .class_id = class_id, .size = size};
+}
+
+static void test_accumulates(void) {
+    hs_sample_table *table = hs_sample_table_create(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    hs_bucket_key k = key(3, 7, 24);
+    uint32_t index = hs_sample_table_record(table, k, HS_WEIGHT_ONE);
+    CU_ASSERT_EQUAL(index, 1);
+    CU_ASSERT_EQUAL(hs_sample_table_record(table, k, 3 * HS_WEIGHT_ONE), index);
+    CU_ASSERT_EQUAL(hs_sample_table_record(table, k, HS_WEIGHT_ONE / 2), index);
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, index, &snap), 0);
+    CU_ASSERT_EQUAL(snap.key.stack_id, 3);
+    CU_ASSERT_EQUAL(snap.key.class_id, 7);
+    CU_ASSERT_EQUAL(snap.key.size, 24);
+    CU_ASSERT_EQUAL(snap.samples, 3);
+    CU_ASSERT_EQUAL(snap.weight_fp, 4 * HS_WEIGHT_ONE + HS_WEIGHT_ONE / 2);
+    CU_ASSERT_EQUAL(hs_sample_table_count(table), 1);
+    CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 0);
+    hs_sample_table_destroy(table);
+}
+
+static void test_distinct_keys_distinct_buckets(void) {
+    hs_sample_table *table = hs_sample_table_create(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    /* Each differs from the first in exactly one field (sizes beyond 32 bits included). */
+    hs_bucket_key keys[5] = {key(1, 1, 16), key(2, 1, 16), key(1, 2, 16), key(1, 1, 24),
+                             key(1, 1, 16 + ((uint64_t)1 << 32))};
+    for (uint32_t i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(hs_sample_table_record(table, keys[i], (i + 1) * HS_WEIGHT_ONE), i + 1);
+    CU_ASSERT_EQUAL(hs_sample_table_count(table), 5);
+    for (uint32_t i = 0; i < 5; i++) {
+        hs_bucket_snapshot snap;
+        CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, i + 1, &snap), 0);
+        CU_ASSERT_EQUAL(snap.key.stack_id, keys[i].stack_id);
+        CU_ASSERT_EQUAL(snap.key.class_id, keys[i].class_id);
+        CU_ASSERT_EQUAL(snap.key.size, keys[i].size);
+        CU_ASSERT_EQUAL(snap.samples, 1);
+        CU_ASSERT_EQUAL(snap.weight_fp, (i + 1) * HS_WEIGHT_ONE);
+    }
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL(hs_sample_table_get(table, 0, &snap), -1);
+    CU_ASSERT_EQUAL(hs_sample_table_get(table, 6, &snap), -1);   /* not created yet */
+    CU_ASSERT_EQUAL(hs_sample_table_get(table, 1000, &snap), -1); /* beyond capacity */
+    hs_sample_table_destroy(table);
+    CU_ASSERT_PTR_NULL(hs_sample_table_create(0));
+}
+
+static void test_full_table_drops(void) {
+    hs_sample_table *table = hs_sample_table_create(4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    for (uint32_t i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(hs_sample_table_record(table, key(i + 1, 9, 32), HS_WEIGHT_ONE), i + 1);
+    CU_ASSERT_EQUAL(hs_sample_table_record(table, key(5, 9, 32), HS_WEIGHT_ONE), 0);
+    CU_ASSERT_EQUAL(hs_sample_table_record(table, key(6, 9, 32), HS_WEIGHT_ONE), 0);
+    CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 2);
+    CU_ASSERT_EQUAL(hs_sample_table_count(table), 4);
+    /* Existing keys keep counting. */
+    CU_ASSERT_EQUAL(hs_sample_table_record(table, key(2, 9, 32), HS_WEIGHT_ONE), 2);
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, 2, &snap), 0);
+    CU_ASSERT_EQUAL(snap.samples, 2);
+    CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 2);
+    hs_sample_table_destroy(table);
+}
+
+/* ---- concurrency ------------------------------------------------------------------ */
+
+#define THREADS 8
+#define RECORDS_PER_THREAD 40000
+#define KEYS 600
+
+/* Record n of thread t: which key and what weight, deterministic so the main thread
+ * can compute the exact expected totals. */
+static uint32_t key_index_of(int t, uint32_t n) { return (n * 7 + (uint32_t)t * 13) % KEYS; }
+static uint64_t weight_of(int t, uint32_t n) { return HS_WEIGHT_ONE * (1 + (n + (uint32_t)t) % 5) + n % 3; }
+static hs_bucket_key key_of(uint32_t k) { return key(1 + k % 50, 100 + k / 50, 16 + 8 * (k % 7)); }
+
+typedef struct {
+    hs_sample_table *table;
+    int id;
+    pthread_barrier_t *start;
+    uint32_t index_of[KEYS]; /* bucket index this thread was given per key (0: dropped) */
+    int inconsistent;        /* the same key got different indexes */
+    uint64_t dropped;        /* records that returned 0 */
+} recorder;
+
+static void *record_many(void *arg) {
+    recorder *r = arg;
+    pthread_barrier_wait(r->start);
+    for (uint32_t n = 0; n < RECORDS_PER_THREAD; n++) {
+        uint32_t k = key_index_of(r->id, n);
+        uint32_t index = hs_sample_table_record(r->table, key_of(k), weight_of(r->id, n));
+        if (index == 0) {
+            r->dropped++;
+            continue;
+        }
+        if (r->index_of[k] && r->index_of[k] != index) r->inconsistent++;
+        r->index_of[k] = index;
+    }
+    return NULL;
+}
+
+static void run_recorders(hs_sample_table *table, recorder *recorders) {
+    pthread_t threads[THREADS];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int t = 0; t < THREADS; t++) {
+        recorders[t] = (recorder){.table = table, .id = t, .start = &start};
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, record_many, &recorders[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
+    pthread_barrier_destroy(&start);
+}
+
+static void test_concurrent_totals_exact(void) {
+    hs_sample_table *table = hs_sample_table_create(KEYS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    recorder *recorders = calloc(THREADS, sizeof *recorders);
+    run_recorders(table, recorders);
+
+    uint64_t *want_samples = calloc(KEYS, sizeof *want_samples);
+    uint64_t *want_weight = calloc(KEYS, sizeof *want_weight);
+    for (int t = 0; t < THREADS; t++) {
+        for (uint32_t n = 0; n < RECORDS_PER_THREAD; n++) {
+            want_samples[key_index_of(t, n)]++;
+            want_weight[key_index_of(t, n)] += weight_of(t, n);
+        }
+    }
+    CU_ASSERT_EQUAL(hs_sample_table_count(table), KEYS);
+    CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 0);
+    int inconsistent = 0, wrong_key = 0, wrong_totals = 0;
+    bool *used = calloc(KEYS + 1, sizeof *used);
+    for (int t = 0; t < THREADS; t++) inconsistent += recorders[t].inconsistent;
+    for (uint32_t k = 0; k < KEYS; k++) {
+        uint32_t index = recorders[0].index_of[k];
+        for (int t = 0; t < THREADS; t++)
+            if (recorders[t].index_of[k] != index) inconsistent++;
+        hs_bucket_snapshot snap;
+        if (index == 0 || index > KEYS || used[index] || hs_sample_table_get(table, index, &snap)) {
+            inconsistent++;
+            continue;
+        }
+        used[index] = true;
+        hs_bucket_key expect = key_of(k);
+        if (snap.key.stack_id != expect.stack_id || snap.key.class_id != expect.class_id ||
+            snap.key.size != expect.size)
+            wrong_key++;
+        if (snap.samples != want_samples[k] || snap.weight_fp != want_weight[k]) wrong_totals++;
+    }
+    CU_ASSERT_EQUAL(inconsistent, 0);
+    CU_ASSERT_EQUAL(wrong_key, 0);
+    CU_ASSERT_EQUAL(wrong_totals, 0);
+    free(used);
+    free(want_samples);
+    free(want_weight);
+    free(recorders);
+    hs_sample_table_destroy(table);
+}
+
+static void test_concurrent_overflow_accounts_for_every_record(void) {
+    /* 600 keys into 200 buckets: exactly 200 buckets, and every record is either in a
+     * bucket or counted as dropped. */
+    hs_sample_table *table = hs_sample_table_create(200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    recorder *recorders = calloc(THREADS, sizeof *recorders);
+    run_recorders(table, recorders);
+    CU_ASSERT_EQUAL(hs_sample_table_count(table), 200);
+    uint64_t in_buckets = 0, dropped_seen = 0;
+    int inconsistent = 0;
+    for (uint32_t index = 1; index <= 200; index++) {
+        hs_bucket_snapshot snap;
+        CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, index, &snap), 0);
+        in_buckets += snap.samples;
+    }
+    for (int t = 0; t < THREADS; t++) {
+        dropped_seen += recorders[t].dropped;
+        inconsistent += recorders[t].inconsistent;
+    }
+    CU_ASSERT_EQUAL(inconsistent, 0);
+    CU_ASSERT(dropped_seen > 0);
+    CU_ASSERT_EQUAL(hs_sample_table_dropped(table), dropped_seen);
+    CU_ASSERT_EQUAL(in_buckets + dropped_seen, (uint64_t)THREADS * RECORDS_PER_THREAD);
+    free(recorders);
+    hs_sample_table_destroy(table);
+}
+
+static CU_TestInfo sample_table_tests[] = {
+    {"a bucket accumulates samples and weights", test_accumulates},
+    {"distinct keys, distinct buckets", test_distinct_keys_distinct_buckets},
+    {"full table returns 0 and counts drops", test_full_table_drops},
+    {"8 threads, overlapping keys: totals exact", test_concurrent_totals_exact},
+    {"8 threads overflow: every record accounted for", test_concurrent_overflow_accounts_for_every_record},
+    CU_TEST_INFO_NULL,
+};
+
+void register_tests(void) { HS_ADD_SUITE("sample_table", sample_table_tests); }
