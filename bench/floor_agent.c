@@ -54,6 +54,12 @@ static void JNICALL on_sample_weak(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     (*jni)->NewWeakGlobalRef(jni, object); /* deliberately kept until the JVM exits */
 }
 
+static void JNICALL on_sample_count(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
+                                    jclass klass, jlong size) {
+    (void)jvmti, (void)jni, (void)thread, (void)object, (void)klass, (void)size;
+    atomic_fetch_add_explicit(&samples_seen, 1, memory_order_relaxed);
+}
+
 /* Parses "512k", "32k", "1m", "4096": returns -1 on anything else. */
 static long parse_size(const char *text) {
     char *end = NULL;
@@ -106,9 +112,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     caps.can_generate_sampled_object_alloc_events = 1;
     jvmtiEventCallbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);
-    callbacks.SampledObjectAlloc = mode == MODE_NOP     ? on_sample_nop
-                                   : mode == MODE_STACK ? on_sample_stack
-                                                        : on_sample_weak;
+    switch (mode) {
+    case MODE_NOP: callbacks.SampledObjectAlloc = on_sample_nop; break;
+    case MODE_STACK: callbacks.SampledObjectAlloc = on_sample_stack; break;
+    case MODE_WEAK: callbacks.SampledObjectAlloc = on_sample_weak; break;
+    case MODE_COUNT: callbacks.SampledObjectAlloc = on_sample_count; break;
+    }
     if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE ||
         (*jvmti)->SetEventCallbacks(jvmti, &callbacks, (jint)sizeof callbacks) != JVMTI_ERROR_NONE ||
         (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval) != JVMTI_ERROR_NONE ||
@@ -118,4 +127,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
         return JNI_ERR;
     }
     return JNI_OK;
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm) {
+    (void)vm;
+    if (mode == MODE_COUNT) fprintf(stderr, "floor_agent: %ld samples\n", atomic_load(&samples_seen));
 }

@@ -73,7 +73,8 @@ hs_gc_kind hs_gc_classify(const char *const *bean_names, size_t count) {
     for (size_t i = 0; i < count; i++) {
         if (bean_names[i] == NULL) continue;
         for (size_t k = 0; k < sizeof gc_bean_names / sizeof gc_bean_names[0]; k++)
-            if (strcmp(bean_names[i], gc_bean_names[k].bean_name) == 0) return gc_bean_names[k].kind;
+            if (strcmp(bean_names[i], gc_bean_names[k].bean_name) == 0)
+                return gc_bean_names[k].kind;
     }
     return HS_GC_UNKNOWN;
 }
@@ -101,9 +102,10 @@ static const char *vmstructs_unsuitable_reason(hs_gc_kind kind) {
     switch (kind) {
     case HS_GC_PARALLEL:
     case HS_GC_SERIAL: return "only full GCs update CollectedHeap::_used_at_last_gc";
-    case HS_GC_Z_GENERATIONAL: return "only major collections update CollectedHeap::_used_at_last_gc";
+    case HS_GC_Z_GENERATIONAL:
+        return "only major collections update CollectedHeap::_used_at_last_gc";
     case HS_GC_EPSILON: return "Epsilon never collects the heap";
-    default: return "unknown collector";
+    default: return "the collector is not identified";
     }
 }
 
@@ -297,6 +299,19 @@ static int runtime_total_memory(JNIEnv *jni, uint64_t *out) {
     return 0;
 }
 
+/* For a failed calibration: the words the candidates were taken from. */
+static void log_words_before(const unsigned char *heap, long reserved_offset) {
+    char words[160] = "";
+    size_t len = 0;
+    for (long c = reserved_offset - 32; c < reserved_offset && len < sizeof words; c += 8) {
+        if (c < 0) continue;
+        int n = snprintf(words + len, sizeof words - len, " @%ld=%llu", c,
+                         (unsigned long long)heap_word(heap, c));
+        if (n > 0) len += (size_t)n;
+    }
+    hs_debug("CollectedHeap words before _reserved:%s", words);
+}
+
 /* Locates the CollectedHeap and calibrates _used_at_last_gc. Returns 0, or -1 with why. */
 static int setup_vmstructs(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni, char *why) {
     hs_vmstructs_layout layout;
@@ -324,12 +339,7 @@ static int setup_vmstructs(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni, char
     long offset =
         hs_heap_calibrate_used_at_last_gc(heap, (long)reserved.offset, total_memory, &exact);
     if (offset < 0) {
-        long r = (long)reserved.offset;
-        hs_debug("CollectedHeap words before _reserved: @%ld=%llu @%ld=%llu @%ld=%llu @%ld=%llu",
-                 r - 32, (unsigned long long)heap_word(heap, r - 32), r - 24,
-                 (unsigned long long)heap_word(heap, r - 24), r - 16,
-                 (unsigned long long)heap_word(heap, r - 16), r - 8,
-                 (unsigned long long)heap_word(heap, r - 8));
+        log_words_before(heap, (long)reserved.offset);
         snprintf(why, HS_WHY_MAX,
                  "no single field before CollectedHeap::_reserved (offset %llu) matches "
                  "Runtime.totalMemory() = %llu (late attach or unknown layout)",
@@ -465,7 +475,8 @@ fail:
 
 static void log_read_failure(hs_heap_usage *hu, const char *what) {
     if (atomic_exchange(&hu->read_failure_logged, 1) == 0)
-        hs_warn("heap usage from GcInfo failed in %s; no heap figure this time (logged once)", what);
+        hs_warn("heap usage from GcInfo failed in %s; no heap figure this time (logged once)",
+                what);
 }
 
 /* The GcInfo of the collector that finished last, as a local reference, or NULL. */
@@ -566,12 +577,13 @@ static void choose_explicit(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
     if (requested == HS_HEAP_VMSTRUCTS) {
         if (setup_vmstructs(hu, jvmti, jni, why) == 0) {
             if (!hs_gc_updates_used_at_last_gc(hu->gc))
-                hs_warn("heap_source=vmstructs with the %s collector: %s, so the figure may be stale",
-                        hs_gc_kind_name(hu->gc), vmstructs_unsuitable_reason(hu->gc));
+                hs_warn("heap_source=vmstructs with the %s collector: %s; readings may lag or "
+                        "be missing", hs_gc_kind_name(hu->gc), vmstructs_unsuitable_reason(hu->gc));
             use_vmstructs(hu);
             return;
         }
-        hs_warn("heap_source=vmstructs unavailable: %s; no heap figure (try heap_source=auto)", why);
+        hs_warn("heap_source=vmstructs unavailable: %s; no heap figure (try heap_source=auto)",
+                why);
     } else {
         if (setup_gcinfo(hu, jni, beans, why) == 0) {
             use_gcinfo(hu);
@@ -590,13 +602,13 @@ static void choose_auto(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
         return;
     }
     if (!hs_gc_updates_used_at_last_gc(hu->gc)) {
-        hs_info("heap source vmstructs not used with %s: %s", hs_gc_kind_name(hu->gc),
+        hs_info("vmstructs not used with %s: %s", hs_gc_kind_name(hu->gc),
                 vmstructs_unsuitable_reason(hu->gc));
     } else if (setup_vmstructs(hu, jvmti, jni, why) == 0) {
         use_vmstructs(hu);
         return;
     } else {
-        hs_info("heap source vmstructs unavailable: %s", why);
+        hs_info("vmstructs unavailable: %s", why);
     }
     if (setup_gcinfo(hu, jni, beans, why) == 0) {
         use_gcinfo(hu);
@@ -611,6 +623,8 @@ hs_heap_usage *hs_heap_usage_create(jvmtiEnv *jvmti, JNIEnv *jni, hs_heap_source
     hu->source = HS_HEAP_NONE;
     hu->gc = HS_GC_UNKNOWN;
     hu->used_offset = -1;
+    atomic_init(&hu->collected, 0);
+    atomic_init(&hu->read_failure_logged, 0);
 
     if ((*jni)->PushLocalFrame(jni, 64) != 0) {
         take_exception(jni);

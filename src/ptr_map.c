@@ -12,7 +12,6 @@
 #include "ptr_map.h"
 
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -27,7 +26,7 @@ typedef struct {
 struct hs_ptr_map {
     uint32_t capacity;     /* max entries */
     size_t mask;           /* slot count - 1 */
-    _Atomic uint32_t size; /* entries claimed (a slot's key is set) */
+    _Atomic uint32_t size; /* keys in the map (their value may be in flight) */
     map_slot *slots;
 };
 
@@ -65,49 +64,37 @@ void hs_ptr_map_destroy(hs_ptr_map *map) {
     free(map);
 }
 
-/* Counts one more entry unless the map is at capacity. */
-static bool reserve_entry(hs_ptr_map *map) {
-    uint32_t size = atomic_load_explicit(&map->size, memory_order_relaxed);
-    do {
-        if (size >= map->capacity) return false;
-    } while (!atomic_compare_exchange_weak_explicit(&map->size, &size, size + 1,
-                                                    memory_order_relaxed, memory_order_relaxed));
-    return true;
-}
-
-static void release_entry(hs_ptr_map *map) {
-    atomic_fetch_sub_explicit(&map->size, 1, memory_order_relaxed);
-}
-
-/* The slot owned by key, claiming a free one if the key is absent. NULL when the key is
- * absent and the map is full. The entry is reserved before the key CAS, so the map never
- * holds more than `capacity` keys; the reservation is kept across lost CASes to other
- * keys and returned if an equal key turns out to have won. */
+/* The slot owned by key, claiming a free one if the key is absent; NULL when the key is
+ * absent and the map is full.
+ *
+ * Capacity is checked before the key CAS and size counted after it, never reserved ahead:
+ * a reservation that has to be handed back (when an equal key wins the slot) would make
+ * other threads see a full map that is not. The price is that threads racing for the
+ * last free entries can overshoot capacity by at most one key each; the table has room
+ * for twice the capacity, so that is harmless. A key is never refused while fewer than
+ * `capacity` keys are in. */
 static map_slot *find_or_claim(hs_ptr_map *map, uintptr_t key) {
-    bool reserved = false;
     size_t index = (size_t)mix64(key) & map->mask;
     for (size_t probes = 0; probes <= map->mask; probes++, index = (index + 1) & map->mask) {
         map_slot *slot = &map->slots[index];
         uintptr_t owner = atomic_load_explicit(&slot->key, memory_order_acquire);
         if (owner == 0) {
-            if (!reserved && !(reserved = reserve_entry(map))) {
-                /* Full, unless a racing thread has just put our key right here. */
+            if (atomic_load_explicit(&map->size, memory_order_relaxed) >= map->capacity) {
+                /* Full. Our key is absent if this slot is still free: a thread inserting
+                 * it would have taken this slot rather than go past it. If the slot was
+                 * taken meanwhile, look at it and probe on. */
                 owner = atomic_load_explicit(&slot->key, memory_order_acquire);
-                return owner == key ? slot : NULL;
-            }
-            if (atomic_compare_exchange_strong_explicit(&slot->key, &owner, key,
-                                                        memory_order_acq_rel,
-                                                        memory_order_acquire))
+                if (owner == 0) return NULL;
+            } else if (atomic_compare_exchange_strong_explicit(&slot->key, &owner, key,
+                                                               memory_order_acq_rel,
+                                                               memory_order_acquire)) {
+                atomic_fetch_add_explicit(&map->size, 1, memory_order_relaxed);
                 return slot;
-            /* Lost the slot; `owner` now holds the winner's key. */
+            } /* else we lost the slot; `owner` now holds the winner's key */
         }
-        if (owner == key) {
-            if (reserved) release_entry(map);
-            return slot;
-        }
+        if (owner == key) return slot;
     }
-    if (reserved) release_entry(map); /* unreachable while an empty slot always exists */
-    return NULL;
+    return NULL; /* every slot taken: only when racers overshot a tiny capacity */
 }
 
 void *hs_ptr_map_put_if_absent(hs_ptr_map *map, uintptr_t key, void *value) {

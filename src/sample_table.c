@@ -2,15 +2,17 @@
  * (stack id, class id, size), with dense bucket indexes (see sample_table.h).
  *
  * Buckets. A bucket {key, hash, samples, weight_fp, index} comes from a pool preallocated
- * at create (capacity plus some slack), taken with a CAS on the pool's fill mark. Its key
- * is written before the bucket is published by a release CAS into an open-addressing table
- * (power of two, at least twice the capacity, linear probing), so a reader that acquires
- * the pointer sees the key whole. Counters are only touched with atomic fetch_add.
+ * at create, taken with a CAS on the pool's fill mark. Its key is written before the
+ * bucket is published by a release CAS into an open-addressing table (power of two, at
+ * least twice the capacity, linear probing), so a reader that acquires the pointer sees
+ * the key whole. Counters are only touched with atomic fetch_add.
  *
  * A recorder probes for its key; on an empty slot it fills a pool bucket and CASes the
  * slot from NULL to it. If the CAS loses to a bucket of the same key, that bucket is the
- * key's one bucket; the loser's pool bucket was never seen by anyone and is handed back to
- * the pool if nobody has taken a bucket since (else it is lost, which the slack absorbs).
+ * key's one bucket. The loser's bucket was never seen by anyone: it is parked in a small
+ * array of spares (a single-pointer CAS, so taking one back is safe from ABA: whoever
+ * CASes the pointer out owns the bucket), and the next new key uses it before the pool.
+ * Only when every spare place is taken is a bucket lost, which the pool's slack absorbs.
  * No thread ever waits for another.
  *
  * Indexes are numbered only after a bucket won its slot, so they are dense 1..count and
@@ -29,6 +31,8 @@
 
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
 #define MAX_CAPACITY ((uint32_t)1 << 30)
+/* Places for buckets that lost a race, waiting to be reused. */
+#define SPARES 32
 
 typedef struct {
     hs_bucket_key key;
@@ -48,6 +52,8 @@ struct hs_sample_table {
     bucket *pool;
     uint32_t pool_size;
     _Atomic uint32_t pool_used;
+    _Atomic(bucket *) spares[SPARES]; /* unpublished buckets, free for reuse */
+    _Atomic uint32_t parked;          /* how many spares are (about to be) parked */
 };
 
 /* A bijective 64-bit finalizer (xor-shift / multiply rounds): every input bit affects
@@ -78,14 +84,16 @@ hs_sample_table *hs_sample_table_create(uint32_t capacity) {
     if (!table) return NULL;
     table->capacity = capacity;
     table->mask = slots - 1;
-    /* Slack for buckets lost to races that could not be handed back (rare). */
-    table->pool_size = capacity + capacity / 8 + 64;
+    /* Slack for buckets in flight (taken, not yet published) or parked as spares. */
+    table->pool_size = capacity + capacity / 16 + 4 * SPARES;
     table->slots = calloc(slots, sizeof *table->slots);
     table->by_index = calloc((size_t)capacity + 1, sizeof *table->by_index);
     table->pool = calloc(table->pool_size, sizeof *table->pool);
     atomic_init(&table->count, 0);
     atomic_init(&table->dropped, 0);
     atomic_init(&table->pool_used, 0);
+    atomic_init(&table->parked, 0);
+    for (int i = 0; i < SPARES; i++) atomic_init(&table->spares[i], NULL);
     if (!table->slots || !table->by_index || !table->pool) {
         hs_sample_table_destroy(table);
         return NULL;
@@ -106,38 +114,55 @@ static uint32_t drop(hs_sample_table *table) {
     return 0;
 }
 
-/* A filled, unpublished bucket from the pool, or NULL when the pool is spent. Acquire
- * pairs with give_back's release: a bucket handed back is rewritten only after its
- * previous (unpublished) writer is done with it. */
-static bucket *take_bucket(hs_sample_table *table, hs_bucket_key key, uint64_t hash) {
-    uint32_t used = atomic_load_explicit(&table->pool_used, memory_order_acquire);
+/* Parks a bucket that lost its race (never published) for the next new key. If every
+ * place is taken, the bucket is lost. Release: its next owner writes it after us. */
+static void park_spare(hs_sample_table *table, bucket *b) {
+    atomic_fetch_add_explicit(&table->parked, 1, memory_order_relaxed);
+    for (int i = 0; i < SPARES; i++) {
+        bucket *empty = NULL;
+        if (atomic_compare_exchange_strong_explicit(&table->spares[i], &empty, b,
+                                                    memory_order_release, memory_order_relaxed))
+            return;
+    }
+    atomic_fetch_sub_explicit(&table->parked, 1, memory_order_relaxed);
+}
+
+/* A parked bucket, now ours, or NULL. */
+static bucket *take_spare(hs_sample_table *table) {
+    if (atomic_load_explicit(&table->parked, memory_order_relaxed) == 0) return NULL;
+    for (int i = 0; i < SPARES; i++) {
+        bucket *b = atomic_load_explicit(&table->spares[i], memory_order_relaxed);
+        if (b && atomic_compare_exchange_strong_explicit(&table->spares[i], &b, NULL,
+                                                         memory_order_acquire,
+                                                         memory_order_relaxed)) {
+            atomic_fetch_sub_explicit(&table->parked, 1, memory_order_relaxed);
+            return b;
+        }
+    }
+    return NULL;
+}
+
+static bucket *take_from_pool(hs_sample_table *table) {
+    uint32_t used = atomic_load_explicit(&table->pool_used, memory_order_relaxed);
     do {
         if (used >= table->pool_size) return NULL;
     } while (!atomic_compare_exchange_weak_explicit(&table->pool_used, &used, used + 1,
-                                                    memory_order_acq_rel, memory_order_acquire));
-    bucket *b = &table->pool[used];
+                                                    memory_order_relaxed, memory_order_relaxed));
+    return &table->pool[used];
+}
+
+/* A filled, unpublished bucket for key: a spare or a new one from the pool. NULL when the
+ * indexes are all taken (don't spend the pool then) or the pool is spent. Acquire on
+ * count: if another thread's index took the last one, the bucket it numbered is visible
+ * in the table to our next look. */
+static bucket *new_bucket_if_room(hs_sample_table *table, hs_bucket_key key, uint64_t hash) {
+    if (atomic_load_explicit(&table->count, memory_order_acquire) >= table->capacity) return NULL;
+    bucket *b = take_spare(table);
+    if (!b && !(b = take_from_pool(table))) return NULL;
     b->key = key;
     b->hash = hash;
-    atomic_store_explicit(&b->samples, 0, memory_order_relaxed);
-    atomic_store_explicit(&b->weight_fp, 0, memory_order_relaxed);
-    atomic_store_explicit(&b->index, 0, memory_order_relaxed);
+    /* A spare was never published, so its counters and index are still 0. */
     return b;
-}
-
-/* A pool bucket, unless the indexes are all taken (then don't spend the pool on it) or
- * the pool is spent. Acquire on count: if another thread's index took the last one, the
- * bucket it numbered is visible in the table to our next look. */
-static bucket *take_bucket_if_room(hs_sample_table *table, hs_bucket_key key, uint64_t hash) {
-    if (atomic_load_explicit(&table->count, memory_order_acquire) >= table->capacity) return NULL;
-    return take_bucket(table, key, hash);
-}
-
-/* Returns a never-published bucket to the pool if it is still the last one taken. */
-static void give_back(hs_sample_table *table, bucket *b) {
-    uint32_t position = (uint32_t)(b - table->pool);
-    uint32_t expected = position + 1;
-    atomic_compare_exchange_strong_explicit(&table->pool_used, &expected, position,
-                                            memory_order_release, memory_order_relaxed);
 }
 
 /* The index of a published bucket, numbering it first if nobody has (see the file
@@ -175,7 +200,7 @@ static bucket *find_or_insert(hs_sample_table *table, hs_bucket_key key, uint64_
     for (size_t probes = 0; probes <= table->mask; probes++, index = (index + 1) & table->mask) {
         bucket *b = atomic_load_explicit(&table->slots[index], memory_order_acquire);
         if (!b) {
-            if (!fresh) fresh = take_bucket_if_room(table, key, hash);
+            if (!fresh) fresh = new_bucket_if_room(table, key, hash);
             if (!fresh) {
                 /* No room for a new key; but another thread may have put this very key
                  * here since we looked (and taken the last index with it). */
@@ -188,11 +213,11 @@ static bucket *find_or_insert(hs_sample_table *table, hs_bucket_key key, uint64_
             } /* else b is the bucket that won the slot */
         }
         if (b->hash == hash && key_equals(b->key, key)) {
-            if (fresh) give_back(table, fresh);
+            if (fresh) park_spare(table, fresh);
             return b;
         }
     }
-    if (fresh) give_back(table, fresh);
+    if (fresh) park_spare(table, fresh);
     return NULL; /* every slot taken (only if many racers overshot capacity) */
 }
 

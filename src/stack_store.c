@@ -10,9 +10,11 @@
  * equal record gives the answer; an empty slot is claimed by CASing it from NULL to a
  * freshly filled record. A thread that loses that CAS looks at the winner: if it is an
  * equal stack, the winner's record is the one record of that stack. Either way there is
- * exactly one record per distinct stack, and no thread ever waits on another. (The loser's
- * record stays unused in the arena: a few bytes, and only when two threads intern the same
- * new stack at the same instant.)
+ * exactly one record per distinct stack, and no thread ever waits on another. The loser's
+ * record was never seen by anyone: it is parked in a small array of spares (a single-pointer
+ * CAS, so taking one back is safe from ABA: whoever CASes the pointer out owns the record),
+ * and a later new stack that fits in it reuses it instead of spending frame budget. Only
+ * when every spare place is taken does a losing record stay unused in the arena.
  *
  * Ids. Ids are given to records only after they won their slot, so no id is ever spent on a
  * record that lost; ids are dense 1..count. The catch is the window between a record's
@@ -42,11 +44,14 @@
 #define MAX_CAPACITY ((uint32_t)1 << 30)
 /* Refuses depths whose record size could overflow a size_t. */
 #define MAX_DEPTH ((uint32_t)1 << 24)
+/* Places for records that lost a race, waiting to be reused. */
+#define SPARES 32
 
 typedef struct {
     uint64_t hash;
     _Atomic uint32_t id; /* 0 until assign_id numbers the record */
     uint32_t depth;
+    uint32_t frame_room; /* frames the record has room for (>= depth); never changes */
     bool truncated;
     hs_frame frames[];
 } stack_record;
@@ -59,6 +64,8 @@ struct hs_stack_store {
     _Atomic uint32_t count;        /* ids 1..count are final */
     _Atomic uint64_t dropped;
     hs_arena *arena;               /* the records */
+    _Atomic(stack_record *) spares[SPARES]; /* unpublished records, free for reuse */
+    _Atomic uint32_t parked;       /* how many spares are (about to be) parked */
 };
 
 /* A bijective 64-bit finalizer (xor-shift / multiply rounds): every input bit affects
@@ -97,6 +104,8 @@ hs_stack_store *hs_stack_store_create(uint32_t capacity, size_t frame_bytes) {
     store->arena = hs_arena_create(ARENA_CHUNK_SIZE, frame_bytes);
     atomic_init(&store->count, 0);
     atomic_init(&store->dropped, 0);
+    atomic_init(&store->parked, 0);
+    for (int i = 0; i < SPARES; i++) atomic_init(&store->spares[i], NULL);
     if (!store->slots || !store->by_id || !store->arena) {
         hs_stack_store_destroy(store);
         return NULL;
@@ -128,27 +137,56 @@ static bool record_equals(const stack_record *rec, uint64_t hash, const hs_frame
     return true;
 }
 
-/* A filled, unpublished record (id 0), or NULL when the frame budget is spent. */
-static stack_record *new_record(hs_stack_store *store, uint64_t hash, const hs_frame *frames,
-                                uint32_t depth, bool truncated) {
+/* Parks a record that lost its race (never published) for a later new stack. If every
+ * place is taken, the record stays unused. Release: its next owner writes it after us. */
+static void park_spare(hs_stack_store *store, stack_record *rec) {
+    atomic_fetch_add_explicit(&store->parked, 1, memory_order_relaxed);
+    for (int i = 0; i < SPARES; i++) {
+        stack_record *empty = NULL;
+        if (atomic_compare_exchange_strong_explicit(&store->spares[i], &empty, rec,
+                                                    memory_order_release, memory_order_relaxed))
+            return;
+    }
+    atomic_fetch_sub_explicit(&store->parked, 1, memory_order_relaxed);
+}
+
+/* A parked record with room for depth frames, now ours, or NULL. */
+static stack_record *take_spare(hs_stack_store *store, uint32_t depth) {
+    if (atomic_load_explicit(&store->parked, memory_order_relaxed) == 0) return NULL;
+    for (int i = 0; i < SPARES; i++) {
+        stack_record *rec = atomic_load_explicit(&store->spares[i], memory_order_acquire);
+        if (rec && rec->frame_room >= depth &&
+            atomic_compare_exchange_strong_explicit(&store->spares[i], &rec, NULL,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+            atomic_fetch_sub_explicit(&store->parked, 1, memory_order_relaxed);
+            return rec;
+        }
+    }
+    return NULL;
+}
+
+static stack_record *alloc_record(hs_stack_store *store, uint32_t depth) {
     size_t bytes = sizeof(stack_record) + (size_t)depth * sizeof(hs_frame);
     stack_record *rec = hs_arena_alloc(store->arena, bytes, _Alignof(stack_record));
-    if (!rec) return NULL;
+    if (rec) rec->frame_room = depth; /* the arena zeroed the rest: id is 0 */
+    return rec;
+}
+
+/* A filled, unpublished record (id 0): a spare or a new one from the arena. NULL when
+ * the ids are all taken (don't spend budget then) or the frame budget is spent. Acquire
+ * on count: if another thread's id took the last one, the record it numbered is visible
+ * in the table to our next look. */
+static stack_record *new_record_if_room(hs_stack_store *store, uint64_t hash,
+                                        const hs_frame *frames, uint32_t depth, bool truncated) {
+    if (atomic_load_explicit(&store->count, memory_order_acquire) >= store->capacity) return NULL;
+    stack_record *rec = take_spare(store, depth);
+    if (!rec && !(rec = alloc_record(store, depth))) return NULL;
     rec->hash = hash;
     rec->depth = depth;
     rec->truncated = truncated;
     for (uint32_t i = 0; i < depth; i++)
         rec->frames[i] = (hs_frame){.method = frames[i].method, .bci = frames[i].bci};
-    return rec; /* the arena zeroed it, so rec->id is already 0 */
-}
-
-/* A new record, unless the ids are all taken (then don't spend budget on it) or the
- * frame budget is spent. Acquire on count: if another thread's id took the last one, the
- * record it numbered is visible in the table to our next look. */
-static stack_record *new_record_if_room(hs_stack_store *store, uint64_t hash,
-                                        const hs_frame *frames, uint32_t depth, bool truncated) {
-    if (atomic_load_explicit(&store->count, memory_order_acquire) >= store->capacity) return NULL;
-    return new_record(store, hash, frames, depth, truncated);
+    return rec; /* a spare was never published, so its id is still 0 */
 }
 
 /* The id of a record published in the table, numbering it first if nobody has (see the
@@ -202,10 +240,12 @@ uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, ui
             } /* else rec is the record that won the slot */
         }
         if (rec == fresh || record_equals(rec, hash, frames, depth, truncated)) {
+            if (fresh && rec != fresh) park_spare(store, fresh);
             uint32_t id = assign_id(store, rec);
             return id ? id : drop(store);
         }
     }
+    if (fresh) park_spare(store, fresh);
     return drop(store); /* every slot taken (only if many racers overshot capacity) */
 }
 

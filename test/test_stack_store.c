@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "stack_store.h"
 #include "unit.h"
@@ -218,7 +217,6 @@ static void run_interners(hs_stack_store *store, interner *workers, uint32_t sta
 static void check_one_dense_id_per_stack(hs_stack_store *store, const interner *workers) {
     CU_ASSERT_EQUAL(hs_stack_store_count(store), STACKS);
     CU_ASSERT_EQUAL(hs_stack_store_dropped(store), 0);
-    if (getenv("DBG")) fprintf(stderr, "count %u dropped %lu\n", hs_stack_store_count(store), (unsigned long)hs_stack_store_dropped(store));
     uint32_t *owner = calloc(STACKS + 1, sizeof *owner); /* id -> 1 + stack */
     int disagreements = 0, out_of_range = 0, shared_ids = 0, wrong_frames = 0;
     hs_frame frames[MAX_TEST_DEPTH];
