@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sets variables for the scripts that source it
 # lib.sh: shared helpers for the benchmark scripts in bench/ (sourced, not run).
 #
 # Owns: finding the JDK, building the agent / the floor agent / the Java workloads,
@@ -42,9 +43,10 @@ find_agent() {
     if [ ! -f "$agent" ] && [ -z "${1:-}" ]; then
         note "building the agent into $REPO_DIR/build"
         command -v cmake >/dev/null || die "cmake is needed to build the agent (apt-get install cmake)"
-        cmake -S "$REPO_DIR" -B "$REPO_DIR/build" -DHEAPSAMPLER_JTREG=OFF >/dev/null &&
-            cmake --build "$REPO_DIR/build" -j2 --target heapsampler >/dev/null ||
+        if ! cmake -S "$REPO_DIR" -B "$REPO_DIR/build" -DHEAPSAMPLER_JTREG=OFF >/dev/null ||
+            ! cmake --build "$REPO_DIR/build" -j2 --target heapsampler >/dev/null; then
             die "building the agent failed"
+        fi
     fi
     [ -f "$agent" ] || die "agent not found: $agent"
     readlink -f "$agent"

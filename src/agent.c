@@ -186,6 +186,10 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     stop_sampling(agent, jvmti);
     if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
     hs_write_profile(agent, jni, agent->output_path);
+    hs_counters *c = &agent->counters;
+    hs_info("samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed",
+            (unsigned long long)atomic_load(&c->samples), (unsigned long long)atomic_load(&c->dropped),
+            (unsigned long long)atomic_load(&c->stack_errors));
     if (agent->opts.live) hs_live_stop(agent, jni);
 }
 

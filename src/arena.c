@@ -98,7 +98,7 @@ static void *bump(hs_chunk *chunk, size_t size, size_t align) {
 /* A zeroed chunk to follow `seen`, with `room` usable bytes, or fewer (but at least
  * `need`) when the budget is nearly spent. NULL when even that is over budget, or on
  * ENOMEM. */
-static hs_chunk *new_chunk(const hs_arena *arena, const hs_chunk *seen, size_t room, size_t need) {
+static hs_chunk *new_chunk(const hs_arena *arena, hs_chunk *seen, size_t room, size_t need) {
     size_t before = seen ? seen->chain_bytes : 0;
     size_t footprint = CHUNK_HEADER + room;
     if (arena->max_bytes) {
@@ -108,7 +108,7 @@ static hs_chunk *new_chunk(const hs_arena *arena, const hs_chunk *seen, size_t r
     }
     hs_chunk *chunk = calloc(1, footprint);
     if (!chunk) return NULL;
-    chunk->previous = (hs_chunk *)seen;
+    chunk->previous = seen;
     chunk->chain_bytes = before + footprint;
     chunk->capacity = footprint - CHUNK_HEADER;
     atomic_init(&chunk->used, 0);

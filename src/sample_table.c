@@ -179,7 +179,10 @@ static uint32_t assign_index(hs_sample_table *table, bucket *b) {
             return index;
         }
         uint32_t n = atomic_load(&table->count);
-        if (n >= table->capacity) return 0;
+        if (n >= table->capacity) {
+            /* No index left, unless a helper numbered ours since we looked. */
+            return atomic_load_explicit(&b->index, memory_order_acquire);
+        }
         _Atomic(bucket *) *entry = &table->by_index[n + 1];
         bucket *occupant = NULL; /* on a lost CAS: whoever is there */
         if (atomic_compare_exchange_strong(entry, &occupant, b)) occupant = b;

@@ -14,8 +14,6 @@
 #include "stack_store.h"
 #include "symbols.h"
 
-#define HS_MAX_DEPTH 2048
-
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
  * exactly on index i of the other. */
@@ -61,7 +59,10 @@ static void convert_and_resolve(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, f
 
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
                           jclass klass, jlong size) {
-    frame_slot slots[HS_MAX_DEPTH + 1];
+    /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
+     * application thread's stack, possibly close to its limit, where native frames have
+     * only the JVM's shadow pages to spare. */
+    frame_slot slots[agent->opts.depth + 1];
     bool truncated = false;
     uint32_t count = walk_stack(agent, jvmti, slots, &truncated);
     if (count == 0) return;

@@ -203,7 +203,10 @@ static uint32_t assign_id(hs_stack_store *store, stack_record *rec) {
             return id;
         }
         uint32_t n = atomic_load(&store->count);
-        if (n >= store->capacity) return 0;
+        if (n >= store->capacity) {
+            /* No id left, unless a helper numbered ours since we looked. */
+            return atomic_load_explicit(&rec->id, memory_order_acquire);
+        }
         _Atomic(stack_record *) *entry = &store->by_id[n + 1];
         stack_record *occupant = NULL; /* on a lost CAS: whoever is there */
         if (atomic_compare_exchange_strong(entry, &occupant, rec)) occupant = rec;

@@ -98,7 +98,7 @@ static void test_budget_exhaustion(void) {
     hs_arena *arena = hs_arena_create(4096, 10000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
     size_t total = 0;
-    while (hs_arena_alloc(arena, 100, 4)) total += 100;
+    for (int i = 0; i < 1000 && hs_arena_alloc(arena, 100, 4); i++) total += 100;
     CU_ASSERT(hs_arena_reserved(arena) <= 10000);
     /* Only chunk headers and chunk tails smaller than one block are lost. */
     CU_ASSERT(total >= 10000 - 3 * (64 + 100));
@@ -147,11 +147,13 @@ typedef struct {
     hs_arena *arena;
     int id;
     int failed; /* allocations that returned NULL */
+    pthread_barrier_t *start;
     block blocks[BLOCKS_PER_THREAD];
 } worker;
 
 static void *allocate_and_fill(void *arg) {
     worker *w = arg;
+    pthread_barrier_wait(w->start);
     unsigned seed = (unsigned)w->id * 2654435761u + 1;
     for (int i = 0; i < BLOCKS_PER_THREAD; i++) {
         seed = seed * 1103515245u + 12345u;
@@ -176,13 +178,17 @@ static int by_start(const void *a, const void *b) {
 /* Runs the workers; returns every block they got, sorted by address, in *out. */
 static size_t run_workers(hs_arena *arena, worker *workers, block **out) {
     pthread_t threads[THREADS];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         workers[t].arena = arena;
         workers[t].id = t;
         workers[t].failed = 0;
+        workers[t].start = &start;
         CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, allocate_and_fill, &workers[t]), 0);
     }
     for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
+    pthread_barrier_destroy(&start);
     block *all = malloc(sizeof *all * THREADS * BLOCKS_PER_THREAD);
     size_t n = 0;
     for (int t = 0; t < THREADS; t++) {
@@ -207,7 +213,15 @@ static size_t count_overlaps(const block *sorted, size_t n) {
     return overlaps;
 }
 
-static void test_concurrent_allocations_never_overlap(void) {
+/* Races are rare events: every round is a fresh arena and a fresh race. HS_STRESS_ROUNDS
+ * raises the count for a longer soak. */
+static int rounds(void) {
+    const char *env = getenv("HS_STRESS_ROUNDS");
+    int n = env ? atoi(env) : 0;
+    return n > 0 ? n : 10;
+}
+
+static void race_to_allocate(void) {
     /* Small chunks, so the threads race to install new chunks hundreds of times. */
     hs_arena *arena = hs_arena_create(16384, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
@@ -221,7 +235,7 @@ static void test_concurrent_allocations_never_overlap(void) {
     hs_arena_destroy(arena);
 }
 
-static void test_concurrent_budget(void) {
+static void race_for_budget(void) {
     /* Half of what the threads ask for: some fail, none overlap, the budget holds. */
     hs_arena *arena = hs_arena_create(16384, 2u << 20);
     CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
@@ -239,6 +253,14 @@ static void test_concurrent_budget(void) {
     free(all);
     free(workers);
     hs_arena_destroy(arena);
+}
+
+static void test_concurrent_allocations_never_overlap(void) {
+    for (int r = 0; r < rounds(); r++) race_to_allocate();
+}
+
+static void test_concurrent_budget(void) {
+    for (int r = 0; r < rounds(); r++) race_for_budget();
 }
 
 static CU_TestInfo arena_tests[] = {

@@ -97,12 +97,14 @@ typedef struct {
     hs_ptr_map *map;
     int id;
     uint32_t keys;             /* keys 0..keys-1, each thread in its own order */
+    pthread_barrier_t *start;
     int offered[RACE_KEYS];    /* this thread's candidate values */
     void *returned[RACE_KEYS]; /* what put_if_absent answered */
 } racer;
 
 static void *race_to_insert(void *arg) {
     racer *r = arg;
+    pthread_barrier_wait(r->start);
     for (uint32_t n = 0; n < r->keys; n++) {
         /* Even threads go up, odd threads go down, from different starting points, so
          * most keys are contended by threads arriving from both directions. */
@@ -115,13 +117,17 @@ static void *race_to_insert(void *arg) {
 
 static void run_racers(hs_ptr_map *map, racer *racers, uint32_t keys) {
     pthread_t threads[THREADS];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         racers[t].map = map;
         racers[t].id = t;
         racers[t].keys = keys;
+        racers[t].start = &start;
         CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, race_to_insert, &racers[t]), 0);
     }
     for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
+    pthread_barrier_destroy(&start);
 }
 
 /* Index of the thread whose candidate v is for key k, or -1. */
@@ -131,7 +137,15 @@ static int offered_by(const racer *racers, uint32_t k, const void *v) {
     return -1;
 }
 
-static void test_concurrent_same_keys_one_winner(void) {
+/* Races are rare events: every round is a fresh map and a fresh race. HS_STRESS_ROUNDS
+ * raises the count for a longer soak. */
+static int rounds(void) {
+    const char *env = getenv("HS_STRESS_ROUNDS");
+    int n = env ? atoi(env) : 0;
+    return n > 0 ? n : 10;
+}
+
+static void race_for_one_winner(void) {
     hs_ptr_map *map = hs_ptr_map_create(RACE_KEYS);
     CU_ASSERT_PTR_NOT_NULL_FATAL(map);
     racer *racers = calloc(THREADS, sizeof *racers);
@@ -159,7 +173,7 @@ static void test_concurrent_same_keys_one_winner(void) {
     hs_ptr_map_destroy(map);
 }
 
-static void test_concurrent_fill_to_capacity(void) {
+static void race_to_fill(void) {
     /* Twice as many keys as room. The map fills up (threads racing for the last entries
      * may each overshoot by one key, never more), and whoever got an answer for a key got
      * the value the map holds. */
@@ -185,6 +199,14 @@ static void test_concurrent_fill_to_capacity(void) {
     CU_ASSERT_PTR_NULL(hs_ptr_map_put_if_absent(map, key_of(RACE_KEYS), &values[0]));
     free(racers);
     hs_ptr_map_destroy(map);
+}
+
+static void test_concurrent_same_keys_one_winner(void) {
+    for (int r = 0; r < rounds(); r++) race_for_one_winner();
+}
+
+static void test_concurrent_fill_to_capacity(void) {
+    for (int r = 0; r < rounds(); r++) race_to_fill();
 }
 
 static CU_TestInfo ptr_map_tests[] = {

@@ -130,7 +130,15 @@ static void run_recorders(hs_sample_table *table, recorder *recorders) {
     pthread_barrier_destroy(&start);
 }
 
-static void test_concurrent_totals_exact(void) {
+/* Races are rare events: every round is a fresh table and a fresh race. HS_STRESS_ROUNDS
+ * raises the count for a longer soak. */
+static int rounds(void) {
+    const char *env = getenv("HS_STRESS_ROUNDS");
+    int n = env ? atoi(env) : 0;
+    return n > 0 ? n : 10;
+}
+
+static void race_for_exact_totals(void) {
     hs_sample_table *table = hs_sample_table_create(KEYS);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
     recorder *recorders = calloc(THREADS, sizeof *recorders);
@@ -175,9 +183,9 @@ static void test_concurrent_totals_exact(void) {
     hs_sample_table_destroy(table);
 }
 
-static void test_concurrent_overflow_accounts_for_every_record(void) {
-    /* 600 keys into 200 buckets: exactly 200 buckets, and every record is either in a
-     * bucket or counted as dropped. */
+/* 600 keys into 200 buckets: exactly 200 buckets, and every record is either in a bucket
+ * or counted as dropped. */
+static void race_to_overflow(void) {
     hs_sample_table *table = hs_sample_table_create(200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
     recorder *recorders = calloc(THREADS, sizeof *recorders);
@@ -200,6 +208,14 @@ static void test_concurrent_overflow_accounts_for_every_record(void) {
     CU_ASSERT_EQUAL(in_buckets + dropped_seen, (uint64_t)THREADS * RECORDS_PER_THREAD);
     free(recorders);
     hs_sample_table_destroy(table);
+}
+
+static void test_concurrent_totals_exact(void) {
+    for (int r = 0; r < rounds(); r++) race_for_exact_totals();
+}
+
+static void test_concurrent_overflow_accounts_for_every_record(void) {
+    for (int r = 0; r < rounds(); r++) race_to_overflow();
 }
 
 static CU_TestInfo sample_table_tests[] = {

@@ -240,31 +240,37 @@ static void check_one_dense_id_per_stack(hs_stack_store *store, const interner *
     free(owner);
 }
 
-static void test_concurrent_overlapping_sets(void) {
+/* Races are rare events: every round is a fresh store and a fresh race. HS_STRESS_ROUNDS
+ * raises the count for a longer soak. */
+static int rounds(void) {
+    const char *env = getenv("HS_STRESS_ROUNDS");
+    int n = env ? atoi(env) : 0;
+    return n > 0 ? n : 10;
+}
+
+static void race_for_dense_ids(bool same_order) {
     hs_stack_store *store = hs_stack_store_create(STACKS, 4 << 20);
     CU_ASSERT_PTR_NOT_NULL_FATAL(store);
     interner *workers = calloc(THREADS, sizeof *workers);
-    run_interners(store, workers, STACKS, false);
+    run_interners(store, workers, STACKS, same_order);
     check_one_dense_id_per_stack(store, workers);
     free(workers);
     hs_stack_store_destroy(store);
+}
+
+static void test_concurrent_overlapping_sets(void) {
+    for (int r = 0; r < rounds(); r++) race_for_dense_ids(false);
 }
 
 static void test_concurrent_same_order(void) {
     /* All threads insert the same new stack at the same moment, over and over: the
      * slot CAS and the id numbering are contended on every stack. */
-    hs_stack_store *store = hs_stack_store_create(STACKS, 4 << 20);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(store);
-    interner *workers = calloc(THREADS, sizeof *workers);
-    run_interners(store, workers, STACKS, true);
-    check_one_dense_id_per_stack(store, workers);
-    free(workers);
-    hs_stack_store_destroy(store);
+    for (int r = 0; r < rounds(); r++) race_for_dense_ids(true);
 }
 
-static void test_concurrent_overflow(void) {
-    /* 3000 stacks into 1000 ids: exactly 1000 get ids, the rest are dropped, and the ids
-     * that were handed out are still consistent. */
+/* 3000 stacks into 1000 ids: exactly 1000 get ids, the rest are dropped, and the ids that
+ * were handed out are still consistent. */
+static void race_to_overflow(void) {
     hs_stack_store *store = hs_stack_store_create(1000, 4 << 20);
     CU_ASSERT_PTR_NOT_NULL_FATAL(store);
     interner *workers = calloc(THREADS, sizeof *workers);
@@ -298,6 +304,10 @@ static void test_concurrent_overflow(void) {
     free(used);
     free(workers);
     hs_stack_store_destroy(store);
+}
+
+static void test_concurrent_overflow(void) {
+    for (int r = 0; r < rounds(); r++) race_to_overflow();
 }
 
 static CU_TestInfo stack_store_tests[] = {

@@ -1,0 +1,230 @@
+/*
+ * LiveProfile: what the live-heap tests read from a heapsampler profile and from the
+ * agent's stderr, on top of heapsampler.Pprof: the live comments parsed into numbers,
+ * per-site sums, the residual pseudo-site, the weak-ref accounting line, and the sampling
+ * math the tolerances come from.
+ *
+ * A "site" is a retaining method of a workload, e.g. "LiveWorkload.retainA": every
+ * sample whose stack contains that frame belongs to it.
+ */
+import heapsampler.AgentRunner;
+import heapsampler.Pprof;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+public final class LiveProfile {
+    /** The pseudo-function of the residual sample (live_scale=residual). */
+    public static final String RESIDUAL_SITE = "[heap not attributed to samples]";
+
+    /** "gc: <name>; heap used after last GC: [unknown, ]<N> bytes (source <source>)" */
+    public record GcComment(String gc, boolean heapKnown, long heapBytes, String source) {
+    }
+
+    /** "inuse: as of the last GC (epoch E); unbiased live estimate X bytes, Y objects;
+     *  live_scale=M factor F; R bytes not attributed to samples[ (heap unknown...)]" */
+    public record InuseComment(long epoch, long rawBytes, long rawObjects, String mode,
+                               double factor, long residualBytes, boolean unscaledNote) {
+    }
+
+    /** "live tracking: N entries, thinning level L (...)" */
+    public record TrackingComment(long entries, int level) {
+    }
+
+    /** "weak refs: A created, B deleted, C tracked at exit; D deleted after release;
+     *  E samples left untracked" (stderr, log=info). */
+    public record WeakRefs(long created, long deleted, long trackedAtExit,
+                           long deletedAfterRelease, long untracked) {
+        /** No reference leaked: every one created was deleted by the end. */
+        public void assertBalanced(AgentRunner.Result r) {
+            if (created - deleted != trackedAtExit) {
+                r.fail("weak refs: created - deleted = " + (created - deleted)
+                        + " but " + trackedAtExit + " were tracked at exit");
+            }
+            if (deletedAfterRelease != created) {
+                r.fail("weak refs: " + created + " created but " + deletedAfterRelease
+                        + " deleted after the release at exit (leak)");
+            }
+        }
+    }
+
+    private static final Pattern GC = Pattern.compile(
+            "gc: (.+); heap used after last GC: (unknown, )?(\\d+) bytes \\(source (\\w+)\\)");
+    private static final Pattern INUSE = Pattern.compile(
+            "inuse: as of the last GC \\(epoch (\\d+)\\); unbiased live estimate (\\d+) bytes, "
+            + "(\\d+) objects; live_scale=(\\w+) factor ([0-9.]+); (\\d+) bytes not attributed "
+            + "to samples(.*)");
+    private static final Pattern TRACKING = Pattern.compile(
+            "live tracking: (\\d+) entries, thinning level (\\d+) .*");
+    private static final Pattern WEAK_REFS = Pattern.compile(
+            "weak refs: (\\d+) created, (\\d+) deleted, (\\d+) tracked at exit; (\\d+) deleted "
+            + "after release; (\\d+) samples left untracked");
+
+    public final Pprof pprof;
+    private final AgentRunner.Result run;
+
+    private LiveProfile(Pprof pprof, AgentRunner.Result run) {
+        this.pprof = pprof;
+        this.run = run;
+    }
+
+    /** Reads and validates the profile a run wrote. */
+    public static LiveProfile read(AgentRunner.Result run, String fileName) throws IOException {
+        Path file = run.file(fileName);
+        if (!java.nio.file.Files.isRegularFile(file)) run.fail("no profile " + file);
+        Pprof p = Pprof.read(file);
+        try {
+            p.validate();
+        } catch (AssertionError e) {
+            run.fail(e.getMessage());
+        }
+        System.out.println("profile " + file + ":\n" + p.summary(12));
+        return new LiveProfile(p, run);
+    }
+
+    /** Fails the run with the message and the profile's header. */
+    public void fail(String message) {
+        run.fail(message + "\nprofile comments: " + String.join("\n  ", pprof.comments));
+    }
+
+    // ---- Comments ---------------------------------------------------------------------------
+
+    /** The one comment starting with prefix; fails if there is none or several. */
+    public String comment(String prefix) {
+        List<String> found = commentsStartingWith(prefix);
+        if (found.size() != 1) {
+            fail("expected one comment starting with \"" + prefix + "\", found " + found.size());
+        }
+        return found.get(0);
+    }
+
+    public List<String> commentsStartingWith(String prefix) {
+        return pprof.comments.stream().filter(c -> c.startsWith(prefix))
+                .collect(Collectors.toList());
+    }
+
+    public GcComment gcComment() {
+        Matcher m = match(GC, comment("gc: "));
+        return new GcComment(m.group(1), m.group(2) == null, Long.parseLong(m.group(3)),
+                m.group(4));
+    }
+
+    public InuseComment inuseComment() {
+        Matcher m = match(INUSE, comment("inuse: "));
+        return new InuseComment(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                Long.parseLong(m.group(3)), m.group(4), Double.parseDouble(m.group(5)),
+                Long.parseLong(m.group(6)), m.group(7).contains("heap unknown"));
+    }
+
+    public TrackingComment trackingComment() {
+        Matcher m = match(TRACKING, comment("live tracking: "));
+        return new TrackingComment(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
+    private Matcher match(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        if (!m.matches()) fail("comment \"" + text + "\" does not match " + pattern);
+        return m;
+    }
+
+    /** The weak-ref line of a run at log=info. */
+    public static WeakRefs weakRefs(AgentRunner.Result r) {
+        Matcher m = WEAK_REFS.matcher(r.assertAgentLine("weak refs: "));
+        if (!m.find()) r.fail("the weak-ref line does not match " + WEAK_REFS);
+        return new WeakRefs(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
+                Long.parseLong(m.group(5)));
+    }
+
+    // ---- Sites ------------------------------------------------------------------------------
+
+    /**
+     * An allocation site: samples whose stack contains the frame (e.g.
+     * "LiveWorkload.retainA") and whose leaf is the allocated class (e.g. "byte[]"). The
+     * class matters: the JVM may allocate objects of its own (a class name String while
+     * loading a class, say) with a workload's frame on top of the stack.
+     */
+    public record Site(String frame, String leaf) {
+        @Override
+        public String toString() {
+            return frame + " (" + leaf + ")";
+        }
+    }
+
+    public boolean matches(Pprof.Sample s, Site site) {
+        return pprof.leafName(s).equals(site.leaf()) && pprof.hasFrame(s, site.frame());
+    }
+
+    /** Sum of a value over the site's samples. */
+    public long sum(String type, Site site) {
+        return pprof.sum(type, s -> matches(s, site));
+    }
+
+    /** The total of a value over all samples (the residual pseudo-site included). */
+    public long total(String type) {
+        return pprof.total(type);
+    }
+
+    /** inuse_space of the residual pseudo-site, -1 if there is no such sample. */
+    public long residualBytes() {
+        List<Pprof.Sample> residual = pprof.samples.stream()
+                .filter(s -> pprof.leafName(s).equals(RESIDUAL_SITE)).collect(Collectors.toList());
+        if (residual.size() > 1) fail(residual.size() + " residual samples");
+        if (residual.isEmpty()) return -1;
+        Pprof.Sample s = residual.get(0);
+        if (s.locationIds().size() != 1) fail("the residual sample has a stack: " + pprof.frames(s));
+        for (String type : List.of("alloc_objects", "alloc_space", "inuse_objects")) {
+            if (s.value(pprof.typeIndex(type)) != 0) fail("the residual sample has " + type);
+        }
+        return s.value(pprof.typeIndex("inuse_space"));
+    }
+
+    /**
+     * The size of the objects allocated at a site (the samples' "bytes" label): every
+     * site of these workloads allocates objects of one size, so there must be one.
+     */
+    public long objectSize(Site site) {
+        Map<Long, Long> sizes = new TreeMap<>();
+        for (Pprof.Sample s : pprof.samples) {
+            if (!matches(s, site)) continue;
+            Long size = Pprof.numLabel(s, "bytes");
+            sizes.merge(size == null ? -1L : size, 1L, Long::sum);
+        }
+        if (sizes.size() != 1 || sizes.containsKey(-1L)) {
+            fail("site " + site + ": expected one object size label, got " + sizes);
+        }
+        return sizes.keySet().iterator().next();
+    }
+
+    // ---- Sampling math ----------------------------------------------------------------------
+
+    /** The JVM samples an object of size bytes with this probability (JEP 331). */
+    public static double sampleProbability(long size, long interval) {
+        return interval <= 0 ? 1.0 : -Math.expm1(-(double) size / interval);
+    }
+
+    /**
+     * Relative standard deviation of the unbiased estimate of n objects of one size when
+     * every sample is tracked: the sampled count K ~ Binomial(n, p) and the estimate is
+     * K/p objects, so sigma/mean = sqrt(n p (1-p)) / (n p) = sqrt((1-p) / (n p)).
+     */
+    public static double relativeSigma(long n, long size, long interval) {
+        double p = sampleProbability(size, interval);
+        return Math.sqrt((1 - p) / (n * p));
+    }
+
+    /** |estimate - truth| <= allowed, or fail with both numbers and the allowance. */
+    public void assertNear(String what, long estimate, long truth, double allowed) {
+        double error = estimate - truth;
+        String line = String.format("%s: estimate %d, truth %d, error %+.2f%% (allowed +-%.2f%%)",
+                what, estimate, truth, 100.0 * error / truth, 100.0 * allowed / truth);
+        System.out.println(line);
+        if (Math.abs(error) > allowed) fail(line);
+    }
+}
