@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hash.h"
 #include "sample_table.h" /* HS_WEIGHT_ONE: weights are fixed point */
 
 /* The level never goes above this: admission probability 2^-24 already means a sample
@@ -129,12 +130,8 @@ void hs_live_table_stats(const hs_live_table *table, hs_live_stats *out);
 
 #define HS_RANDOM_GOLDEN UINT64_C(0x9e3779b97f4a7c15)
 
-/* splitmix64's output function: a bijective mix of all 64 bits. */
-static inline uint64_t hs_random_mix64(uint64_t x) {
-    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return x ^ (x >> 31);
-}
+/* splitmix64's output function (hash.h). */
+static inline uint64_t hs_random_mix64(uint64_t x) { return hs_mix64(x); }
 
 /* splitmix64 on a private state (one thread). */
 static inline uint64_t hs_random_next(uint64_t *state) {

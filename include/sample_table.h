@@ -4,7 +4,10 @@
  * A bucket keeps the number of samples and the sum of their weights in fixed point
  * (HS_WEIGHT_ONE = one sample of the JVM's sampler). Today every sample weighs one;
  * a rate cap that keeps 1 in n samples records weight n, and the estimates stay unbiased.
- * Buckets have dense indexes from 1 so the live table can point at them. */
+ * Buckets have indexes so the live table can point at them: unique and stable, in
+ * 1..hs_sample_table_count(), with rare holes (when two threads create the same new
+ * bucket at once, the loser's index is never used and get fails on it). Capacity counts
+ * holes. */
 #ifndef HS_SAMPLE_TABLE_H
 #define HS_SAMPLE_TABLE_H
 
@@ -33,9 +36,10 @@ void hs_sample_table_destroy(hs_sample_table *table);
  * Returns the bucket index (>= 1), or 0 when the table is full (a drop is counted). */
 uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp);
 
-/* Number of buckets created (indexes 1..count). */
+/* Highest index handed out so far: every index is in 1..count (holes included). */
 uint32_t hs_sample_table_count(const hs_sample_table *table);
-/* Reads bucket index into out; returns 0, or -1 if the index is not (yet) valid. */
+/* Reads bucket index into out; returns 0, or -1 for a hole or an index not (yet) handed
+ * out. Finds every index that a record has returned. */
 int hs_sample_table_get(const hs_sample_table *table, uint32_t index, hs_bucket_snapshot *out);
 uint64_t hs_sample_table_dropped(const hs_sample_table *table);
 

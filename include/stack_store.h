@@ -1,9 +1,11 @@
 /* stack_store.h: interning of call stacks, lock-free for concurrent inserters.
  *
  * A stack is a sequence of (method, bytecode index) frames, leaf first, as JVMTI's
- * GetStackTrace returns them. Equal stacks get equal ids; ids are dense, from 1, so the
- * profile writer can iterate 1..hs_stack_store_count(). Capacity is fixed at creation;
- * when the table or its frame budget is full, intern returns 0 and counts a drop. */
+ * GetStackTrace returns them. Equal stacks get equal ids. Ids are unique and stable, in
+ * 1..hs_stack_store_count(), with rare holes: when two threads insert the same new stack
+ * at once, the loser's id is never used and get() fails on it. Capacity is fixed at
+ * creation and counts holes; when the ids or the frame budget are spent, intern returns 0
+ * and counts a drop. */
 #ifndef HS_STACK_STORE_H
 #define HS_STACK_STORE_H
 
@@ -28,12 +30,12 @@ void hs_stack_store_destroy(hs_stack_store *store);
 uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
                                bool truncated);
 
-/* Frames of stack id (leaf first), or NULL for an unknown id. Safe to call concurrently
- * with intern for any id returned by a completed intern. */
+/* Frames of stack id (leaf first), or NULL for a hole or an id not (yet) handed out.
+ * Safe concurrently with intern; finds every id that an intern has returned. */
 const hs_frame *hs_stack_store_get(const hs_stack_store *store, uint32_t id, uint32_t *depth,
                                    bool *truncated);
 
-/* Highest id handed out so far (ids 1..count are valid once their intern returned). */
+/* Highest id handed out so far: every id is in 1..count (holes included). */
 uint32_t hs_stack_store_count(const hs_stack_store *store);
 uint64_t hs_stack_store_dropped(const hs_stack_store *store);
 

@@ -8,6 +8,8 @@
  * exit), so plain malloc is fine. */
 #include "profile.h"
 
+#include "hash.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,14 +51,7 @@ static int ensure_capacity(void **array, uint32_t *cap, uint32_t need, size_t el
 }
 
 static uint32_t hash_location(uint32_t function, int64_t line) {
-    /* splitmix64's finaliser: cheap and mixes every input bit into the low bits */
-    uint64_t h = ((uint64_t)function << 32) ^ (uint64_t)line;
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebULL;
-    h ^= h >> 31;
-    return (uint32_t)h;
+    return (uint32_t)hs_mix64(((uint64_t)function << 32) ^ (uint64_t)line);
 }
 
 /* The slot holding (function, line), or the empty slot where it belongs. */

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "hash.h"
+
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
 #define MAX_CAPACITY ((uint32_t)1 << 30)
 
@@ -29,17 +31,6 @@ struct hs_ptr_map {
     _Atomic uint32_t size; /* keys in the map (their value may be in flight) */
     map_slot *slots;
 };
-
-/* A bijective 64-bit finalizer (xor-shift / multiply rounds): every key bit affects
- * every hash bit, so pointer-like keys (aligned, close together) spread evenly. */
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
 
 hs_ptr_map *hs_ptr_map_create(uint32_t capacity) {
     if (capacity == 0 || capacity > MAX_CAPACITY) return NULL;
@@ -74,7 +65,7 @@ void hs_ptr_map_destroy(hs_ptr_map *map) {
  * for twice the capacity, so that is harmless. A key is never refused while fewer than
  * `capacity` keys are in. */
 static map_slot *find_or_claim(hs_ptr_map *map, uintptr_t key) {
-    size_t index = (size_t)mix64(key) & map->mask;
+    size_t index = (size_t)hs_mix64(key) & map->mask;
     for (size_t probes = 0; probes <= map->mask; probes++, index = (index + 1) & map->mask) {
         map_slot *slot = &map->slots[index];
         uintptr_t owner = atomic_load_explicit(&slot->key, memory_order_acquire);
@@ -111,7 +102,7 @@ void *hs_ptr_map_put_if_absent(hs_ptr_map *map, uintptr_t key, void *value) {
 
 void *hs_ptr_map_get(const hs_ptr_map *map, uintptr_t key) {
     if (!map || key == 0) return NULL;
-    size_t index = (size_t)mix64(key) & map->mask;
+    size_t index = (size_t)hs_mix64(key) & map->mask;
     for (size_t probes = 0; probes <= map->mask; probes++, index = (index + 1) & map->mask) {
         const map_slot *slot = &map->slots[index];
         uintptr_t owner = atomic_load_explicit(&slot->key, memory_order_acquire);

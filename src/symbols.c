@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "hash.h"
 #include "log.h"
 #include "ptr_map.h"
 
@@ -205,7 +206,7 @@ uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass
         count_failure(s, "a class identity", err);
         return 0;
     }
-    uint32_t start = ((uint32_t)hash * 0x9E3779B9u) & s->class_mask;
+    uint32_t start = (uint32_t)hs_mix64((uint32_t)hash) & s->class_mask;
     for (uint32_t probe = 0; probe <= s->class_mask; probe++) {
         class_slot *slot = &s->class_slots[(start + probe) & s->class_mask];
         int state = atomic_load_explicit(&slot->state, memory_order_acquire);

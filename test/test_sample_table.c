@@ -2,9 +2,10 @@
  *
  * Single-threaded: a bucket accumulates samples and weights, keys differing in any field
  * get distinct buckets, get round-trips and rejects unknown indexes, a full table returns
- * 0 and counts drops. Concurrent: 8 threads record many samples on overlapping keys; the
- * totals per key must be exact. Worker threads only record results; the main thread
- * asserts (CUnit is not thread-safe). */
+ * 0 and counts drops; one thread alone gets indexes 1, 2, 3... Concurrent: 8 threads record
+ * many samples on overlapping keys; each key has one index, the totals per key must be
+ * exact, and every other index up to count is a hole (a lost race) on which get fails.
+ * Worker threads only record results; the main thread asserts (CUnit is not thread-safe). */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -130,6 +131,20 @@ static void run_recorders(hs_sample_table *table, recorder *recorders) {
     pthread_barrier_destroy(&start);
 }
 
+/* Counts the indexes in 1..count that get fails on; every other one must be some key's
+ * (owned[index]). */
+static uint32_t count_holes(const hs_sample_table *table, const bool *owned) {
+    uint32_t holes = 0, published_unowned = 0;
+    for (uint32_t index = 1; index <= hs_sample_table_count(table); index++) {
+        hs_bucket_snapshot snap;
+        bool published = hs_sample_table_get(table, index, &snap) == 0;
+        if (!owned[index] && published) published_unowned++;
+        if (!owned[index] && !published) holes++;
+    }
+    CU_ASSERT_EQUAL(published_unowned, 0);
+    return holes;
+}
+
 /* Races are rare events: every round is a fresh table and a fresh race. HS_STRESS_ROUNDS
  * raises the count for a longer soak. */
 static int rounds(void) {
@@ -138,8 +153,12 @@ static int rounds(void) {
     return n > 0 ? n : 10;
 }
 
+/* Room for every key plus a hole for each race a thread can lose: a thread creating a new
+ * bucket loses at most once, and one of the threads wins, so THREADS - 1 per key. */
+#define MAX_HOLES ((THREADS - 1) * KEYS)
+
 static void race_for_exact_totals(void) {
-    hs_sample_table *table = hs_sample_table_create(KEYS);
+    hs_sample_table *table = hs_sample_table_create(KEYS + MAX_HOLES);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
     recorder *recorders = calloc(THREADS, sizeof *recorders);
     run_recorders(table, recorders);
@@ -152,17 +171,18 @@ static void race_for_exact_totals(void) {
             want_weight[key_index_of(t, n)] += weight_of(t, n);
         }
     }
-    CU_ASSERT_EQUAL(hs_sample_table_count(table), KEYS);
+    uint32_t count = hs_sample_table_count(table);
+    CU_ASSERT(count >= KEYS);
     CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 0);
     int inconsistent = 0, wrong_key = 0, wrong_totals = 0;
-    bool *used = calloc(KEYS + 1, sizeof *used);
+    bool *used = calloc(KEYS + MAX_HOLES + 1, sizeof *used);
     for (int t = 0; t < THREADS; t++) inconsistent += recorders[t].inconsistent;
     for (uint32_t k = 0; k < KEYS; k++) {
         uint32_t index = recorders[0].index_of[k];
         for (int t = 0; t < THREADS; t++)
             if (recorders[t].index_of[k] != index) inconsistent++;
         hs_bucket_snapshot snap;
-        if (index == 0 || index > KEYS || used[index] || hs_sample_table_get(table, index, &snap)) {
+        if (index == 0 || index > count || used[index] || hs_sample_table_get(table, index, &snap)) {
             inconsistent++;
             continue;
         }
@@ -176,6 +196,7 @@ static void race_for_exact_totals(void) {
     CU_ASSERT_EQUAL(inconsistent, 0);
     CU_ASSERT_EQUAL(wrong_key, 0);
     CU_ASSERT_EQUAL(wrong_totals, 0);
+    CU_ASSERT_EQUAL(count_holes(table, used), count - KEYS); /* KEYS published indexes */
     free(used);
     free(want_samples);
     free(want_weight);
@@ -183,8 +204,8 @@ static void race_for_exact_totals(void) {
     hs_sample_table_destroy(table);
 }
 
-/* 600 keys into 200 buckets: exactly 200 buckets, and every record is either in a bucket
- * or counted as dropped. */
+/* 600 keys into 200 indexes: all 200 are spent, on buckets or holes; every record is either
+ * in a bucket or counted as dropped. */
 static void race_to_overflow(void) {
     hs_sample_table *table = hs_sample_table_create(200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
@@ -192,17 +213,39 @@ static void race_to_overflow(void) {
     run_recorders(table, recorders);
     CU_ASSERT_EQUAL(hs_sample_table_count(table), 200);
     uint64_t in_buckets = 0, dropped_seen = 0;
-    int inconsistent = 0;
+    uint32_t buckets = 0;
     for (uint32_t index = 1; index <= 200; index++) {
         hs_bucket_snapshot snap;
-        CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, index, &snap), 0);
+        if (hs_sample_table_get(table, index, &snap) != 0) continue; /* a hole */
         in_buckets += snap.samples;
+        buckets++;
     }
+    /* Indexes handed to recorders: the keys' indexes, unique per key. */
+    bool *owned = calloc(201, sizeof *owned);
+    uint32_t *index_of_key = calloc(KEYS, sizeof *index_of_key);
+    uint32_t owned_count = 0;
+    int inconsistent = 0;
     for (int t = 0; t < THREADS; t++) {
         dropped_seen += recorders[t].dropped;
         inconsistent += recorders[t].inconsistent;
+        for (uint32_t k = 0; k < KEYS; k++) {
+            uint32_t index = recorders[t].index_of[k];
+            if (!index || index_of_key[k] == index) continue;
+            if (index > 200 || index_of_key[k] || owned[index]) {
+                inconsistent++; /* a key with two indexes, or two keys with one */
+                continue;
+            }
+            owned[index] = true;
+            index_of_key[k] = index;
+            owned_count++;
+        }
     }
     CU_ASSERT_EQUAL(inconsistent, 0);
+    CU_ASSERT_EQUAL(buckets, owned_count);
+    CU_ASSERT(200 - buckets <= (THREADS - 1) * buckets); /* holes: lost races only */
+    CU_ASSERT_EQUAL(count_holes(table, owned), 200 - buckets);
+    free(owned);
+    free(index_of_key);
     CU_ASSERT(dropped_seen > 0);
     CU_ASSERT_EQUAL(hs_sample_table_dropped(table), dropped_seen);
     CU_ASSERT_EQUAL(in_buckets + dropped_seen, (uint64_t)THREADS * RECORDS_PER_THREAD);
