@@ -35,6 +35,20 @@ static void set_failed(hs_profile *p) {
 /* strdup that treats NULL as "": the encoders can rely on every string being set. */
 static char *copy_string(const char *s) { return strdup(s ? s : ""); }
 
+/* Copies type and unit into *out. 0, or -1 with the profile marked failed (and *out
+ * untouched) when either copy cannot be made. */
+static int copy_value_type(hs_profile *p, const char *type, const char *unit, hs_value_type *out) {
+    char *type_copy = copy_string(type), *unit_copy = copy_string(unit);
+    if (!type_copy || !unit_copy) {
+        free(type_copy);
+        free(unit_copy);
+        set_failed(p);
+        return -1;
+    }
+    *out = (hs_value_type){.type = type_copy, .unit = unit_copy};
+    return 0;
+}
+
 /* Grows *array (elements of elem_size) so that it holds at least need elements.
  * Doubling keeps appends amortised O(1). Returns 0, or -1 on ENOMEM / overflow. */
 static int ensure_capacity(void **array, uint32_t *cap, uint32_t need, size_t elem_size) {
@@ -127,16 +141,7 @@ int hs_profile_add_sample_type(hs_profile *p, const char *type, const char *unit
         errno = EINVAL; /* a programming error, not a shortage: the profile stays usable */
         return -1;
     }
-    char *type_copy = copy_string(type), *unit_copy = copy_string(unit);
-    if (!type_copy || !unit_copy) {
-        free(type_copy);
-        free(unit_copy);
-        set_failed(p);
-        return -1;
-    }
-    hs_value_type *vt = &p->sample_types[p->nsample_types];
-    vt->type = type_copy;
-    vt->unit = unit_copy;
+    if (copy_value_type(p, type, unit, &p->sample_types[p->nsample_types]) != 0) return -1;
     return (int)p->nsample_types++;
 }
 
@@ -154,17 +159,11 @@ int hs_profile_set_default_sample_type(hs_profile *p, const char *type) {
 
 int hs_profile_set_period(hs_profile *p, const char *type, const char *unit, int64_t period) {
     if (p->failed) return -1;
-    char *type_copy = copy_string(type), *unit_copy = copy_string(unit);
-    if (!type_copy || !unit_copy) {
-        free(type_copy);
-        free(unit_copy);
-        set_failed(p);
-        return -1;
-    }
+    hs_value_type copy;
+    if (copy_value_type(p, type, unit, &copy) != 0) return -1;
     free(p->period_type.type);
     free(p->period_type.unit);
-    p->period_type.type = type_copy;
-    p->period_type.unit = unit_copy;
+    p->period_type = copy;
     p->period = period;
     return 0;
 }

@@ -4,12 +4,12 @@
  * budget. Concurrent: 8 threads allocate and fill blocks with their own pattern; no two
  * blocks may overlap and every pattern must survive. CUnit is not thread-safe, so worker
  * threads only record what they did; the main thread asserts. */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "threads.h"
 #include "unit.h"
 
 static int all_bytes_are(const void *p, size_t n, unsigned char value) {
@@ -147,13 +147,11 @@ typedef struct {
     hs_arena *arena;
     int id;
     int failed; /* allocations that returned NULL */
-    pthread_barrier_t *start;
     block blocks[BLOCKS_PER_THREAD];
 } worker;
 
 static void *allocate_and_fill(void *arg) {
     worker *w = arg;
-    pthread_barrier_wait(w->start);
     unsigned seed = (unsigned)w->id * 2654435761u + 1;
     for (int i = 0; i < BLOCKS_PER_THREAD; i++) {
         seed = seed * 1103515245u + 12345u;
@@ -177,18 +175,12 @@ static int by_start(const void *a, const void *b) {
 
 /* Runs the workers; returns every block they got, sorted by address, in *out. */
 static size_t run_workers(hs_arena *arena, worker *workers, block **out) {
-    pthread_t threads[THREADS];
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         workers[t].arena = arena;
         workers[t].id = t;
         workers[t].failed = 0;
-        workers[t].start = &start;
-        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, allocate_and_fill, &workers[t]), 0);
     }
-    for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
-    pthread_barrier_destroy(&start);
+    run_threads(THREADS, allocate_and_fill, workers, sizeof *workers);
     block *all = malloc(sizeof *all * THREADS * BLOCKS_PER_THREAD);
     size_t n = 0;
     for (int t = 0; t < THREADS; t++) {
@@ -211,14 +203,6 @@ static size_t count_overlaps(const block *sorted, size_t n) {
     for (size_t i = 1; i < n; i++)
         if (sorted[i].start < sorted[i - 1].start + sorted[i - 1].size) overlaps++;
     return overlaps;
-}
-
-/* Races are rare events: every round is a fresh arena and a fresh race. HS_STRESS_ROUNDS
- * raises the count for a longer soak. */
-static int rounds(void) {
-    const char *env = getenv("HS_STRESS_ROUNDS");
-    int n = env ? atoi(env) : 0;
-    return n > 0 ? n : 10;
 }
 
 static void race_to_allocate(void) {
@@ -256,11 +240,11 @@ static void race_for_budget(void) {
 }
 
 static void test_concurrent_allocations_never_overlap(void) {
-    for (int r = 0; r < rounds(); r++) race_to_allocate();
+    for (int r = 0; r < stress_rounds(); r++) race_to_allocate();
 }
 
 static void test_concurrent_budget(void) {
-    for (int r = 0; r < rounds(); r++) race_for_budget();
+    for (int r = 0; r < stress_rounds(); r++) race_for_budget();
 }
 
 static CU_TestInfo arena_tests[] = {

@@ -8,6 +8,7 @@
 
 #include "collapsed.h"
 #include "profile.h"
+#include "profile_fixture.h"
 #include "unit.h"
 
 /* Frames (leaf first, as in the profile):
@@ -25,19 +26,14 @@ static hs_profile *make_profile(void) {
     hs_profile_add_sample_type(p, "inuse_space", "bytes");
     uint32_t main_fn = hs_profile_add_function(p, "Main.main", "", "", 0);
     uint32_t alloc_fn = hs_profile_add_function(p, "App.alloc", "", "", 0);
-    uint32_t bytes_cls = hs_profile_add_function(p, "byte[]", "", "", 0);
-    uint32_t string_cls = hs_profile_add_function(p, "java.lang.String", "", "", 0);
-    uint32_t odd_fn = hs_profile_add_function(p, "odd;name with\nbreaks\t", "", "", 0);
-    uint32_t unnamed = hs_profile_add_function(p, "", "", "", 0);
-
     uint32_t main3 = hs_profile_add_location(p, main_fn, 3);
     uint32_t main4 = hs_profile_add_location(p, main_fn, 4);
     uint32_t alloc10 = hs_profile_add_location(p, alloc_fn, 10);
     uint32_t alloc11 = hs_profile_add_location(p, alloc_fn, 11);
-    uint32_t bytes = hs_profile_add_location(p, bytes_cls, 0);
-    uint32_t string = hs_profile_add_location(p, string_cls, 0);
-    uint32_t odd = hs_profile_add_location(p, odd_fn, 0);
-    uint32_t none = hs_profile_add_location(p, unnamed, 0);
+    uint32_t bytes = add_frame(p, "byte[]", 0);
+    uint32_t string = add_frame(p, "java.lang.String", 0);
+    uint32_t odd = add_frame(p, "odd;name with\nbreaks\t", 0);
+    uint32_t none = add_frame(p, "", 0);
 
     hs_profile_add_sample(p, (const uint32_t[]){bytes, alloc10, main3}, 3, (const int64_t[]){10, 1}, 0);
     hs_profile_add_sample(p, (const uint32_t[]){bytes, alloc11, main3}, 3, (const int64_t[]){5, 0}, 0);
@@ -46,11 +42,14 @@ static hs_profile *make_profile(void) {
     hs_profile_add_sample(p, (const uint32_t[]){odd, main3}, 2, (const int64_t[]){1, 0}, 0);
     hs_profile_add_sample(p, NULL, 0, (const int64_t[]){2, 0}, 0);
     hs_profile_add_sample(p, (const uint32_t[]){none, main3}, 2, (const int64_t[]){3, 0}, 0);
-    if (p->failed) {
-        hs_profile_free(p);
-        return NULL;
-    }
-    return p;
+    return fixture_or_null(p);
+}
+
+/* An empty profile with one sample type, "v" (count), or NULL. */
+static hs_profile *new_count_profile(void) {
+    hs_profile *p = hs_profile_new();
+    if (p) hs_profile_add_sample_type(p, "v", "count");
+    return fixture_or_null(p);
 }
 
 static void assert_encodes_to(const hs_profile *p, uint32_t value_index, const char *expected) {
@@ -81,12 +80,11 @@ static void test_exact_text(void) {
 }
 
 static void test_large_and_negative_values(void) {
-    hs_profile *p = hs_profile_new();
+    hs_profile *p = new_count_profile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "v", "count");
-    uint32_t a = hs_profile_add_location(p, hs_profile_add_function(p, "A", "", "", 0), 0);
-    uint32_t b = hs_profile_add_location(p, hs_profile_add_function(p, "B", "", "", 0), 0);
-    uint32_t c = hs_profile_add_location(p, hs_profile_add_function(p, "C", "", "", 0), 0);
+    uint32_t a = add_frame(p, "A", 0);
+    uint32_t b = add_frame(p, "B", 0);
+    uint32_t c = add_frame(p, "C", 0);
     hs_profile_add_sample(p, &a, 1, (const int64_t[]){INT64_MAX}, 0);
     hs_profile_add_sample(p, &a, 1, (const int64_t[]){5}, 0);  /* saturates, does not wrap */
     hs_profile_add_sample(p, &b, 1, (const int64_t[]){-3}, 0); /* printed as is */
@@ -97,11 +95,10 @@ static void test_large_and_negative_values(void) {
 }
 
 static void test_empty_output(void) {
-    hs_profile *p = hs_profile_new();
+    hs_profile *p = new_count_profile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "v", "count");
     assert_encodes_to(p, 0, ""); /* no samples */
-    uint32_t a = hs_profile_add_location(p, hs_profile_add_function(p, "A", "", "", 0), 0);
+    uint32_t a = add_frame(p, "A", 0);
     hs_profile_add_sample(p, &a, 1, (const int64_t[]){0}, 0);
     assert_encodes_to(p, 0, ""); /* only zeros */
     hs_profile_free(p);
@@ -109,11 +106,10 @@ static void test_empty_output(void) {
 
 /* Many samples over few stacks: the merge must add everything up whatever the order. */
 static void test_many_samples_merge(void) {
-    hs_profile *p = hs_profile_new();
+    hs_profile *p = new_count_profile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "v", "count");
-    uint32_t x = hs_profile_add_location(p, hs_profile_add_function(p, "X", "", "", 0), 0);
-    uint32_t y = hs_profile_add_location(p, hs_profile_add_function(p, "Y", "", "", 0), 0);
+    uint32_t x = add_frame(p, "X", 0);
+    uint32_t y = add_frame(p, "Y", 0);
     for (int i = 0; i < 20000; i++) {
         uint32_t stack[2] = {i % 3 ? x : y, i % 3 ? y : x};
         hs_profile_add_sample(p, stack, 1 + (uint32_t)(i % 2), (const int64_t[]){i % 7}, 0);

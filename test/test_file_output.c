@@ -107,6 +107,27 @@ static int mount_small_tmpfs(const char *dir, unsigned long flags, const char *s
 
 static void note(const char *text) { printf("\n    NOTE: %s ", text); }
 
+/* hs_write_file_atomic refuses path with a message that names it and says why. */
+static void expect_write_refused(const char *path, const void *data, size_t len, const char *why) {
+    char err[ERR_SIZE] = "";
+    CU_ASSERT_EQUAL(hs_write_file_atomic(path, data, len, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, why));
+}
+
+/* hs_check_output_dir refuses path, setting errno to expected_errno, with a message that
+ * names culprit (the directory at fault) and says why. */
+static void expect_dir_refused(const char *path, int expected_errno, const char *culprit,
+                               const char *why) {
+    char err[ERR_SIZE] = "";
+    int rc = hs_check_output_dir(path, err, sizeof err);
+    int error = errno;
+    CU_ASSERT_EQUAL(rc, -1);
+    CU_ASSERT_EQUAL(error, expected_errno);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, culprit));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, why));
+}
+
 /* ---- tests -------------------------------------------------------------------------- */
 
 static void test_writes_exact_bytes_with_mode_0644(void) {
@@ -199,7 +220,7 @@ static void test_planted_temp_symlink_is_not_followed(void) {
  * followed, and the previous profile is intact. */
 static void test_all_temp_names_taken_fails_cleanly(void) {
     enum { PLANTED = 64 }; /* more than the writer's attempts */
-    char dir[64], path[128], victim[128], planted[192], err[ERR_SIZE] = "";
+    char dir[64], path[128], victim[128], planted[192];
     CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
     snprintf(path, sizeof path, "%s/heap.pb.gz", dir);
     snprintf(victim, sizeof victim, "%s/victim", dir);
@@ -211,9 +232,7 @@ static void test_all_temp_names_taken_fails_cleanly(void) {
         CU_ASSERT_EQUAL_FATAL(symlink(victim, planted), 0);
     }
 
-    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "DATA", 4, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "File exists"));
+    expect_write_refused(path, "DATA", 4, "File exists");
     CU_ASSERT(file_is(path, "OLD"));
     CU_ASSERT(file_is(victim, "VICTIM"));
     CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), PLANTED);
@@ -226,17 +245,10 @@ static void test_missing_directory(void) {
     snprintf(missing, sizeof missing, "%s/nope", dir);
     snprintf(path, sizeof path, "%s/heap.pb.gz", missing);
 
-    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "x", 1, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "No such file or directory"));
-
-    err[0] = '\0';
-    CU_ASSERT_EQUAL(hs_check_output_dir(path, err, sizeof err), -1);
-    CU_ASSERT_EQUAL(errno, ENOENT);
+    expect_write_refused(path, "x", 1, "No such file or directory");
     char quoted[160];
     snprintf(quoted, sizeof quoted, "'%s'", missing); /* names the directory itself */
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, quoted));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "No such file or directory"));
+    expect_dir_refused(path, ENOENT, quoted, "No such file or directory");
 
     /* dirname semantics: doubled and trailing slashes still name the same directory */
     snprintf(path, sizeof path, "%s//heap.pb.gz", missing);
@@ -250,20 +262,14 @@ static void test_missing_directory(void) {
 
 /* A regular file where a directory is expected fails for root too (ENOTDIR). */
 static void test_file_where_directory_expected(void) {
-    char dir[64], file[128], path[160], err[ERR_SIZE] = "";
+    char dir[64], file[128], path[160];
     CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
     snprintf(file, sizeof file, "%s/plain-file", dir);
     snprintf(path, sizeof path, "%s/heap.pb.gz", file);
     CU_ASSERT_EQUAL_FATAL(write_text(file, "I am not a directory"), 0);
 
-    CU_ASSERT_EQUAL(hs_check_output_dir(path, err, sizeof err), -1);
-    CU_ASSERT_EQUAL(errno, ENOTDIR);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, file));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "Not a directory"));
-
-    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "x", 1, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "Not a directory"));
+    expect_dir_refused(path, ENOTDIR, file, "Not a directory");
+    expect_write_refused(path, "x", 1, "Not a directory");
     CU_ASSERT(file_is(file, "I am not a directory"));
     remove_tree(dir);
 }
@@ -290,15 +296,8 @@ static void test_unwritable_directory(void) {
     if (mount_small_tmpfs(sub, MS_RDONLY, "16k") != 0) {
         note("cannot mount a read-only tmpfs here: read-only case skipped");
     } else {
-        err[0] = '\0';
-        CU_ASSERT_EQUAL(hs_check_output_dir(path, err, sizeof err), -1);
-        CU_ASSERT_EQUAL(errno, EROFS);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, sub));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "Read-only file system"));
-        err[0] = '\0';
-        CU_ASSERT_EQUAL(hs_write_file_atomic(path, "x", 1, err, sizeof err), -1);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "Read-only file system"));
+        expect_dir_refused(path, EROFS, sub, "Read-only file system");
+        expect_write_refused(path, "x", 1, "Read-only file system");
         CU_ASSERT_EQUAL(umount2(sub, MNT_DETACH), 0);
     }
     chmod(sub, 0755);
@@ -369,9 +368,7 @@ static void test_disk_full_keeps_previous_file(void) {
     char *data = calloc(1, big);
     CU_ASSERT_PTR_NOT_NULL(data);
     if (data) {
-        CU_ASSERT_EQUAL(hs_write_file_atomic(path, data, big, err, sizeof err), -1);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "No space left on device"));
+        expect_write_refused(path, data, big, "No space left on device");
         CU_ASSERT(file_is(path, "OLD"));
         CU_ASSERT_EQUAL(count_entries(mnt, ""), 1); /* the temporary file is gone */
         free(data);
@@ -382,16 +379,14 @@ static void test_disk_full_keeps_previous_file(void) {
 
 /* A failing rename (the target is a non-empty directory) removes the temporary file. */
 static void test_failed_rename_cleans_up(void) {
-    char dir[64], path[128], inner[160], err[ERR_SIZE] = "";
+    char dir[64], path[128], inner[160];
     CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
     snprintf(path, sizeof path, "%s/heap.pb.gz", dir);
     snprintf(inner, sizeof inner, "%s/keep", path);
     CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
     CU_ASSERT_EQUAL_FATAL(write_text(inner, "kept"), 0);
 
-    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "DATA", 4, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, ": rename: "));
+    expect_write_refused(path, "DATA", 4, ": rename: ");
     CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), 0);
     CU_ASSERT(file_is(inner, "kept"));
     remove_tree(dir);

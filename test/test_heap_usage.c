@@ -86,13 +86,20 @@ static void set_word(uint64_t heap[16], long byte_offset, uint64_t value) {
     memcpy((unsigned char *)heap + byte_offset, &value, sizeof value);
 }
 
+/* A fake heap holding a capacity at capacity_offset and, in the next word, a used figure:
+ * the (_capacity_at_last_gc, _used_at_last_gc) pair the calibration looks for. */
+static void fake_heap_with_pair(uint64_t heap[16], long capacity_offset, uint64_t capacity,
+                                uint64_t used) {
+    fake_heap(heap);
+    set_word(heap, capacity_offset, capacity);
+    set_word(heap, capacity_offset + 8, used);
+}
+
 static void test_calibrate_jdk17_layout(void) {
     /* JDK 17: _capacity_at_last_gc @16, _used_at_last_gc @24, _reserved @32. */
     uint64_t heap[16];
     uint64_t total = 264241152; /* 252 MiB */
-    fake_heap(heap);
-    set_word(heap, 16, total);
-    set_word(heap, 24, 3145728);
+    fake_heap_with_pair(heap, 16, total, 3145728);
     CU_ASSERT_EQUAL(calibrate(heap, 32, total), 24);
 }
 
@@ -100,22 +107,16 @@ static void test_calibrate_jdk25_layout(void) {
     /* JDK 25: _capacity_at_last_gc @24, _used_at_last_gc @32, _reserved @48. */
     uint64_t heap[16];
     uint64_t total = 8589934592ull; /* 8 GiB */
-    fake_heap(heap);
-    set_word(heap, 24, total);
-    set_word(heap, 32, total); /* used == capacity is accepted */
+    fake_heap_with_pair(heap, 24, total, total); /* used == capacity is accepted */
     CU_ASSERT_EQUAL(calibrate(heap, 48, total), 32);
 }
 
 static void test_calibrate_farthest_candidate(void) {
     uint64_t heap[16];
-    fake_heap(heap);
-    set_word(heap, 40, 1000);
-    set_word(heap, 48, 0);
+    fake_heap_with_pair(heap, 40, 1000, 0);
     CU_ASSERT_EQUAL(calibrate(heap, 72, 1000), 48);
     /* One word further back is outside the candidates. */
-    fake_heap(heap);
-    set_word(heap, 32, 1000);
-    set_word(heap, 40, 0);
+    fake_heap_with_pair(heap, 32, 1000, 0);
     CU_ASSERT_EQUAL(calibrate(heap, 72, 1000), -1);
 }
 
@@ -128,9 +129,7 @@ static void test_calibrate_rejects(void) {
     CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
 
     /* The capacity matches but the next word exceeds it: not a used figure. */
-    fake_heap(heap);
-    set_word(heap, 24, total);
-    set_word(heap, 32, total + 1);
+    fake_heap_with_pair(heap, 24, total, total + 1);
     CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
 
     /* Two candidates match: ambiguous, never guess. */
@@ -141,9 +140,7 @@ static void test_calibrate_rejects(void) {
     CU_ASSERT_EQUAL(calibrate(heap, 48, total), -1);
 
     /* No totalMemory, no heap. */
-    fake_heap(heap);
-    set_word(heap, 16, total);
-    set_word(heap, 24, 0);
+    fake_heap_with_pair(heap, 16, total, 0);
     CU_ASSERT_EQUAL(calibrate(heap, 32, 0), -1);
     CU_ASSERT_EQUAL(calibrate(NULL, 32, total), -1);
 }
@@ -175,9 +172,7 @@ static void test_calibrate_heap_grew_before_vminit(void) {
     CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), -1);
 
     /* More than an eighth below, or above (the heap does not shrink before VMInit): no. */
-    fake_heap(heap);
-    set_word(heap, 24, total - total / 8 - 1);
-    set_word(heap, 32, 0);
+    fake_heap_with_pair(heap, 24, total - total / 8 - 1, 0);
     CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), -1);
     set_word(heap, 24, total - total / 8);
     CU_ASSERT_EQUAL(hs_heap_calibrate_used_at_last_gc(heap, 48, total, &exact), 32);
@@ -188,9 +183,7 @@ static void test_calibrate_heap_grew_before_vminit(void) {
 static void test_calibrate_small_reserved_offset(void) {
     /* With _reserved @16 only c = 8 is a candidate, and c - 8 = 0 is the first word. */
     uint64_t heap[16];
-    fake_heap(heap);
-    set_word(heap, 0, 4096);
-    set_word(heap, 8, 100);
+    fake_heap_with_pair(heap, 0, 4096, 100);
     CU_ASSERT_EQUAL(calibrate(heap, 16, 4096), 8);
     /* With _reserved @8 there is no room for a candidate at all. */
     CU_ASSERT_EQUAL(calibrate(heap, 8, 4096), -1);

@@ -13,13 +13,24 @@ static void check_amount(const hs_live_amount *a, int64_t bytes, int64_t objects
     CU_ASSERT_EQUAL(a->objects, objects);
 }
 
+/* out holds the estimates of three, each multiplied by factor. */
+static void check_three_times(const hs_live_amount *out, int64_t factor) {
+    for (int i = 0; i < 3; i++)
+        check_amount(&out[i], (int64_t)three[i].bytes * factor, (int64_t)three[i].objects * factor);
+}
+
+/* three is reported as estimated: the buckets and the total bytes unscaled. */
+static void check_three_unscaled(const hs_live_amount *out, const hs_live_scale_summary *s) {
+    check_three_times(out, 1);
+    CU_ASSERT_DOUBLE_EQUAL(s->factor, 1.0, 0);
+    CU_ASSERT_EQUAL(s->total_bytes, 1000);
+}
+
 static void test_proportional_scales_to_heap(void) {
     hs_live_amount out[3];
     hs_live_scale_summary s;
     hs_live_scale_apply(three, 3, 2000, HS_SCALE_PROPORTIONAL, out, &s);
-    check_amount(&out[0], 200, 2);
-    check_amount(&out[1], 600, 6);
-    check_amount(&out[2], 1200, 12);
+    check_three_times(out, 2);
     CU_ASSERT_TRUE(s.heap_known);
     CU_ASSERT_DOUBLE_EQUAL(s.factor, 2.0, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(s.raw_bytes, 1000.0, 1e-9);
@@ -33,11 +44,7 @@ static void test_residual_keeps_estimates(void) {
     hs_live_amount out[3];
     hs_live_scale_summary s;
     hs_live_scale_apply(three, 3, 2000, HS_SCALE_RESIDUAL, out, &s);
-    check_amount(&out[0], 100, 1);
-    check_amount(&out[1], 300, 3);
-    check_amount(&out[2], 600, 6);
-    CU_ASSERT_DOUBLE_EQUAL(s.factor, 1.0, 0);
-    CU_ASSERT_EQUAL(s.total_bytes, 1000);
+    check_three_unscaled(out, &s);
     CU_ASSERT_EQUAL(s.total_objects, 10);
     CU_ASSERT_EQUAL(s.residual_bytes, 1000);
 }
@@ -48,12 +55,8 @@ static void test_heap_unknown_reports_unscaled(void) {
         hs_live_amount out[3];
         hs_live_scale_summary s;
         hs_live_scale_apply(three, 3, 0, modes[m], out, &s);
-        check_amount(&out[0], 100, 1);
-        check_amount(&out[1], 300, 3);
-        check_amount(&out[2], 600, 6);
+        check_three_unscaled(out, &s);
         CU_ASSERT_FALSE(s.heap_known);
-        CU_ASSERT_DOUBLE_EQUAL(s.factor, 1.0, 0);
-        CU_ASSERT_EQUAL(s.total_bytes, 1000);
         CU_ASSERT_EQUAL(s.residual_bytes, 0);
     }
 }

@@ -6,13 +6,13 @@
  * kind the checks look for (a missing 2^level factor, a wrong keep probability) moves the
  * result by dozens of sigmas. */
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "live_table.h"
+#include "threads.h"
 #include "unit.h"
 
 #define SIGMAS 5.0
@@ -416,8 +416,7 @@ typedef struct {
     _Atomic uint64_t live_weight_lost_fp; /* weight of admitted live samples that found no slot */
     _Atomic uint64_t live_attempts;
     _Atomic uint32_t bad_fields;
-    pthread_barrier_t start; /* inserters and sweeper begin together */
-    uint32_t max_level;      /* sweeper thread only */
+    uint32_t max_level; /* sweeper thread only */
     uint64_t sweeps;
 } concurrent_state;
 
@@ -434,7 +433,6 @@ static void *inserter_main(void *arg) {
     inserter_arg *a = arg;
     concurrent_state *cs = a->state;
     uint64_t rng = 1000 + a->thread;
-    pthread_barrier_wait(&cs->start);
     for (uint32_t j = 0; j < PER_THREAD; j++) {
         /* On a 2-core machine 8 busy inserters would finish before the sweeper got a
          * turn: yielding now and then makes inserts and sweeps really interleave. */
@@ -459,6 +457,7 @@ static void *inserter_main(void *arg) {
         atomic_store(&cs->objects[id].inserted, 1);
         if (dies) atomic_store(&cs->objects[id].dead, 1);
     }
+    atomic_fetch_sub(&cs->inserters_running, 1); /* the last one out stops the sweeper */
     return NULL;
 }
 
@@ -501,7 +500,6 @@ static void sweep_once(concurrent_state *cs) {
 
 static void *sweeper_main(void *arg) {
     concurrent_state *cs = arg;
-    pthread_barrier_wait(&cs->start);
     while (atomic_load(&cs->inserters_running) > 0) sweep_once(cs);
     return NULL;
 }
@@ -511,20 +509,18 @@ static void test_concurrent_inserters_and_sweeper(void) {
     cs->objects = calloc(OBJECTS, sizeof *cs->objects);
     cs->table = hs_live_table_create(CONC_CAP, 123);
     atomic_store(&cs->inserters_running, THREADS);
-    pthread_barrier_init(&cs->start, NULL, THREADS + 1);
 
-    pthread_t sweeper, inserters[THREADS];
+    /* Inserters and sweeper begin together; the sweeper, joined first, runs until the
+     * last inserter has finished. */
+    thread_group group;
+    thread_group_init(&group, THREADS + 1);
+    thread_group_start(&group, sweeper_main, cs);
     inserter_arg args[THREADS];
-    pthread_create(&sweeper, NULL, sweeper_main, cs);
     for (uint32_t i = 0; i < THREADS; i++) {
         args[i] = (inserter_arg){cs, i};
-        pthread_create(&inserters[i], NULL, inserter_main, &args[i]);
+        thread_group_start(&group, inserter_main, &args[i]);
     }
-    for (uint32_t i = 0; i < THREADS; i++) {
-        pthread_join(inserters[i], NULL);
-        atomic_fetch_sub(&cs->inserters_running, 1);
-    }
-    pthread_join(sweeper, NULL);
+    thread_group_join(&group);
     sweep_once(cs); /* every dead object is marked now: this removes all of them */
     hs_live_table_each(cs->table, count_present, cs);
 
@@ -578,7 +574,6 @@ static void test_concurrent_inserters_and_sweeper(void) {
     double estimate = (double)weight_fp / HS_WEIGHT_ONE;
     CU_ASSERT_TRUE(fabs(estimate - expected) <= SIGMAS * sigma);
 
-    pthread_barrier_destroy(&cs->start);
     hs_live_table_clear(cs->table, NULL, NULL);
     CU_ASSERT_EQUAL(occupancy(cs->table), 0);
     hs_live_table_destroy(cs->table);

@@ -15,6 +15,7 @@
 
 #include "pprof.h"
 #include "profile.h"
+#include "profile_fixture.h"
 #include "proto_decode.h"
 #include "unit.h"
 
@@ -176,15 +177,19 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
     }
 }
 
+/* Encodes p, decodes it into d (to be freed with pd_free_profile) and checks every field
+ * of d against p. */
+static void assert_round_trip(const hs_profile *p, pd_profile *d) {
+    CU_ASSERT_EQUAL_FATAL(encode_and_decode(p, d), 0);
+    assert_matches(p, d);
+}
+
 /* A heap profile shaped like the agent's: Go's four sample types, a class pseudo-frame
  * as leaf, a method with two lines, labelled and unlabelled samples. */
 static hs_profile *make_heap_profile(void) {
     hs_profile *p = hs_profile_new();
     if (!p) return NULL;
-    hs_profile_add_sample_type(p, "alloc_objects", "count");
-    hs_profile_add_sample_type(p, "alloc_space", "bytes");
-    hs_profile_add_sample_type(p, "inuse_objects", "count");
-    hs_profile_add_sample_type(p, "inuse_space", "bytes");
+    add_heap_sample_types(p, 4);
     hs_profile_set_default_sample_type(p, "inuse_space");
     hs_profile_set_period(p, "space", "bytes", 524288);
     p->time_nanos = 1700000000123456789LL;
@@ -212,11 +217,7 @@ static hs_profile *make_heap_profile(void) {
     hs_profile_add_sample(p, s2, 2, (const int64_t[]){2, 48, 2, 48}, 0);
     hs_profile_add_comment(p, "heapsampler %s", "0.1.0");
     hs_profile_add_comment(p, "interval=%d", 524288);
-    if (p->failed) {
-        hs_profile_free(p);
-        return NULL;
-    }
-    return p;
+    return fixture_or_null(p);
 }
 
 /* ---- tests ------------------------------------------------------------------------ */
@@ -253,8 +254,7 @@ static void test_round_trip_heap_profile(void) {
     hs_profile *p = make_heap_profile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     pd_profile d;
-    CU_ASSERT_EQUAL_FATAL(encode_and_decode(p, &d), 0);
-    assert_matches(p, &d);
+    assert_round_trip(p, &d);
 
     /* A few fields spelled out, independent of the profile they came from. */
     CU_ASSERT(string_is(&d, d.sample_types[0].type, "alloc_objects"));
@@ -290,8 +290,7 @@ static void test_empty_profile_is_valid(void) {
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     pd_profile d;
-    CU_ASSERT_EQUAL_FATAL(encode_and_decode(p, &d), 0);
-    assert_matches(p, &d);
+    assert_round_trip(p, &d);
     CU_ASSERT_EQUAL(d.nsamples, 0);
     CU_ASSERT_FALSE(d.has_period_type);
     pd_free_profile(&d);
@@ -309,8 +308,7 @@ static void test_varint_edge_cases(void) {
     hs_profile_add_sample(p, &loc, 1, (const int64_t[]){0, 127, 128, INT64_MAX}, 0);
     hs_profile_add_sample(p, &loc, 1, (const int64_t[]){-1, INT64_MIN, 1, 16384}, 1);
     pd_profile d;
-    CU_ASSERT_EQUAL_FATAL(encode_and_decode(p, &d), 0);
-    assert_matches(p, &d);
+    assert_round_trip(p, &d);
     CU_ASSERT_EQUAL(d.samples[0].values_wire_bytes, 1 + 1 + 2 + 9);
     CU_ASSERT_EQUAL(d.samples[1].values_wire_bytes, 10 + 10 + 1 + 3);
     CU_ASSERT_EQUAL(d.samples[0].values[3], INT64_MAX);
@@ -328,8 +326,7 @@ static void test_large_profile_round_trip(void) {
     enum { FUNCTIONS = 700, SAMPLES = 3000 };
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "alloc_objects", "count");
-    hs_profile_add_sample_type(p, "alloc_space", "bytes");
+    add_heap_sample_types(p, 2);
     for (int i = 0; i < FUNCTIONS; i++) {
         char name[48], sys[64];
         snprintf(name, sizeof name, "pkg.Class%d.method", i);
@@ -344,8 +341,7 @@ static void test_large_profile_round_trip(void) {
     }
     CU_ASSERT_FALSE_FATAL(p->failed);
     pd_profile d;
-    CU_ASSERT_EQUAL_FATAL(encode_and_decode(p, &d), 0);
-    assert_matches(p, &d);
+    assert_round_trip(p, &d);
     /* "", alloc_objects, count, alloc_space, bytes, [jvm], 2 filenames, 2 per function */
     CU_ASSERT_EQUAL(d.nstrings, 8 + 2 * FUNCTIONS);
     pd_free_profile(&d);

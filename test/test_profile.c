@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "profile_fixture.h"
 #include "unit.h"
 
 static void test_empty_profile(void) {
@@ -158,8 +159,7 @@ static void test_location_dedup_survives_growth(void) {
 static void test_samples_are_copied(void) {
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "alloc_objects", "count");
-    hs_profile_add_sample_type(p, "alloc_space", "bytes");
+    add_heap_sample_types(p, 2);
     uint32_t f = hs_profile_add_function(p, "M.m", "", "", 0);
     uint32_t cls = hs_profile_add_function(p, "byte[]", "", "", 0);
     uint32_t stack[2] = {hs_profile_add_location(p, cls, 0), hs_profile_add_location(p, f, 7)};
@@ -196,15 +196,12 @@ static void test_many_samples_grow(void) {
     enum { N = 100000, DEPTH = 5 };
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_profile_add_sample_type(p, "alloc_objects", "count");
-    hs_profile_add_sample_type(p, "alloc_space", "bytes");
-    hs_profile_add_sample_type(p, "inuse_objects", "count");
-    hs_profile_add_sample_type(p, "inuse_space", "bytes");
+    add_heap_sample_types(p, 4);
     uint32_t locs[DEPTH];
     for (int d = 0; d < DEPTH; d++) {
         char name[16];
         snprintf(name, sizeof name, "F.f%d", d);
-        locs[d] = hs_profile_add_location(p, hs_profile_add_function(p, name, "", "", 0), d + 1);
+        locs[d] = add_frame(p, name, d + 1);
     }
     int add_ok = 1;
     for (int i = 0; i < N; i++) {

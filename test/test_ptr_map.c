@@ -4,11 +4,11 @@
  * map, foreach. Concurrent: 8 threads race to insert the same keys; every key must end up
  * with exactly one value, the one every thread was told about. Worker threads only record
  * results; the main thread asserts (CUnit is not thread-safe). */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "ptr_map.h"
+#include "threads.h"
 #include "unit.h"
 
 /* Keys shaped like jmethodIDs: aligned, 8 bytes apart, in one region. */
@@ -97,14 +97,12 @@ typedef struct {
     hs_ptr_map *map;
     int id;
     uint32_t keys;             /* keys 0..keys-1, each thread in its own order */
-    pthread_barrier_t *start;
     int offered[RACE_KEYS];    /* this thread's candidate values */
     void *returned[RACE_KEYS]; /* what put_if_absent answered */
 } racer;
 
 static void *race_to_insert(void *arg) {
     racer *r = arg;
-    pthread_barrier_wait(r->start);
     for (uint32_t n = 0; n < r->keys; n++) {
         /* Even threads go up, odd threads go down, from different starting points, so
          * most keys are contended by threads arriving from both directions. */
@@ -116,18 +114,12 @@ static void *race_to_insert(void *arg) {
 }
 
 static void run_racers(hs_ptr_map *map, racer *racers, uint32_t keys) {
-    pthread_t threads[THREADS];
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         racers[t].map = map;
         racers[t].id = t;
         racers[t].keys = keys;
-        racers[t].start = &start;
-        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, race_to_insert, &racers[t]), 0);
     }
-    for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
-    pthread_barrier_destroy(&start);
+    run_threads(THREADS, race_to_insert, racers, sizeof *racers);
 }
 
 /* Index of the thread whose candidate v is for key k, or -1. */
@@ -135,14 +127,6 @@ static int offered_by(const racer *racers, uint32_t k, const void *v) {
     for (int t = 0; t < THREADS; t++)
         if (v == &racers[t].offered[k]) return t;
     return -1;
-}
-
-/* Races are rare events: every round is a fresh map and a fresh race. HS_STRESS_ROUNDS
- * raises the count for a longer soak. */
-static int rounds(void) {
-    const char *env = getenv("HS_STRESS_ROUNDS");
-    int n = env ? atoi(env) : 0;
-    return n > 0 ? n : 10;
 }
 
 static void race_for_one_winner(void) {
@@ -202,11 +186,11 @@ static void race_to_fill(void) {
 }
 
 static void test_concurrent_same_keys_one_winner(void) {
-    for (int r = 0; r < rounds(); r++) race_for_one_winner();
+    for (int r = 0; r < stress_rounds(); r++) race_for_one_winner();
 }
 
 static void test_concurrent_fill_to_capacity(void) {
-    for (int r = 0; r < rounds(); r++) race_to_fill();
+    for (int r = 0; r < stress_rounds(); r++) race_to_fill();
 }
 
 static CU_TestInfo ptr_map_tests[] = {

@@ -6,12 +6,12 @@
  * many samples on overlapping keys; each key has one index, the totals per key must be
  * exact, and every other index up to count is a hole (a lost race) on which get fails.
  * Worker threads only record results; the main thread asserts (CUnit is not thread-safe). */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "sample_table.h"
+#include "threads.h"
 #include "unit.h"
 
 static hs_bucket_key key(uint32_t stack_id, uint32_t class_id, uint64_t size) {
@@ -97,7 +97,6 @@ static hs_bucket_key key_of(uint32_t k) { return key(1 + k % 50, 100 + k / 50, 1
 typedef struct {
     hs_sample_table *table;
     int id;
-    pthread_barrier_t *start;
     uint32_t index_of[KEYS]; /* bucket index this thread was given per key (0: dropped) */
     int inconsistent;        /* the same key got different indexes */
     uint64_t dropped;        /* records that returned 0 */
@@ -105,7 +104,6 @@ typedef struct {
 
 static void *record_many(void *arg) {
     recorder *r = arg;
-    pthread_barrier_wait(r->start);
     for (uint32_t n = 0; n < RECORDS_PER_THREAD; n++) {
         uint32_t k = key_index_of(r->id, n);
         uint32_t index = hs_sample_table_record(r->table, key_of(k), weight_of(r->id, n));
@@ -120,15 +118,8 @@ static void *record_many(void *arg) {
 }
 
 static void run_recorders(hs_sample_table *table, recorder *recorders) {
-    pthread_t threads[THREADS];
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
-    for (int t = 0; t < THREADS; t++) {
-        recorders[t] = (recorder){.table = table, .id = t, .start = &start};
-        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, record_many, &recorders[t]), 0);
-    }
-    for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
-    pthread_barrier_destroy(&start);
+    for (int t = 0; t < THREADS; t++) recorders[t] = (recorder){.table = table, .id = t};
+    run_threads(THREADS, record_many, recorders, sizeof *recorders);
 }
 
 /* Counts the indexes in 1..count that get fails on; every other one must be some key's
@@ -143,14 +134,6 @@ static uint32_t count_holes(const hs_sample_table *table, const bool *owned) {
     }
     CU_ASSERT_EQUAL(published_unowned, 0);
     return holes;
-}
-
-/* Races are rare events: every round is a fresh table and a fresh race. HS_STRESS_ROUNDS
- * raises the count for a longer soak. */
-static int rounds(void) {
-    const char *env = getenv("HS_STRESS_ROUNDS");
-    int n = env ? atoi(env) : 0;
-    return n > 0 ? n : 10;
 }
 
 /* Room for every key plus a hole for each race a thread can lose: a thread creating a new
@@ -254,11 +237,11 @@ static void race_to_overflow(void) {
 }
 
 static void test_concurrent_totals_exact(void) {
-    for (int r = 0; r < rounds(); r++) race_for_exact_totals();
+    for (int r = 0; r < stress_rounds(); r++) race_for_exact_totals();
 }
 
 static void test_concurrent_overflow_accounts_for_every_record(void) {
-    for (int r = 0; r < rounds(); r++) race_to_overflow();
+    for (int r = 0; r < stress_rounds(); r++) race_to_overflow();
 }
 
 static CU_TestInfo sample_table_tests[] = {

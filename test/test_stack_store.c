@@ -7,13 +7,13 @@
  * holds exactly its stack; ids are unique and within 1..count, and every other id there is
  * a hole (a lost race) on which get fails, never more holes than races that could be lost.
  * Worker threads only record results; the main thread asserts (CUnit is not thread-safe). */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stack_store.h"
+#include "threads.h"
 #include "unit.h"
 
 #define METHOD_BASE ((uintptr_t)0x7f3a12340000ULL)
@@ -178,14 +178,12 @@ typedef struct {
     int id;
     uint32_t stacks;
     bool same_order; /* all threads walk the stacks in the same order: maximal contention */
-    pthread_barrier_t *start;
     uint32_t ids[STACKS];
 } interner;
 
 static void *intern_all(void *arg) {
     interner *w = arg;
     hs_frame frames[MAX_TEST_DEPTH];
-    pthread_barrier_wait(w->start);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t n = 0; n < w->stacks; n++) {
             uint32_t s = w->same_order ? n : (n + (uint32_t)w->id * 389) % w->stacks;
@@ -201,16 +199,9 @@ static void *intern_all(void *arg) {
 }
 
 static void run_interners(hs_stack_store *store, interner *workers, uint32_t stacks, bool same_order) {
-    pthread_t threads[THREADS];
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
-    for (int t = 0; t < THREADS; t++) {
-        workers[t] = (interner){.store = store, .id = t, .stacks = stacks,
-                                .same_order = same_order, .start = &start};
-        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, intern_all, &workers[t]), 0);
-    }
-    for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
-    pthread_barrier_destroy(&start);
+    for (int t = 0; t < THREADS; t++)
+        workers[t] = (interner){.store = store, .id = t, .stacks = stacks, .same_order = same_order};
+    run_threads(THREADS, intern_all, workers, sizeof *workers);
 }
 
 /* Room for every stack plus a hole for each race a thread can lose: a thread interning a
@@ -261,14 +252,6 @@ static void check_one_id_per_stack(hs_stack_store *store, const interner *worker
     free(owner);
 }
 
-/* Races are rare events: every round is a fresh store and a fresh race. HS_STRESS_ROUNDS
- * raises the count for a longer soak. */
-static int rounds(void) {
-    const char *env = getenv("HS_STRESS_ROUNDS");
-    int n = env ? atoi(env) : 0;
-    return n > 0 ? n : 10;
-}
-
 static void race_for_ids(bool same_order) {
     hs_stack_store *store = hs_stack_store_create(STACKS + MAX_HOLES, 4 << 20);
     CU_ASSERT_PTR_NOT_NULL_FATAL(store);
@@ -280,13 +263,13 @@ static void race_for_ids(bool same_order) {
 }
 
 static void test_concurrent_overlapping_sets(void) {
-    for (int r = 0; r < rounds(); r++) race_for_ids(false);
+    for (int r = 0; r < stress_rounds(); r++) race_for_ids(false);
 }
 
 static void test_concurrent_same_order(void) {
     /* All threads insert the same new stack at the same moment, over and over: the
      * slot CAS is contended on every stack, and races are lost (holes) all the time. */
-    for (int r = 0; r < rounds(); r++) race_for_ids(true);
+    for (int r = 0; r < stress_rounds(); r++) race_for_ids(true);
 }
 
 /* 3000 stacks into 1000 ids: all 1000 ids are spent, on stacks or holes; the rest are
@@ -330,7 +313,7 @@ static void race_to_overflow(void) {
 }
 
 static void test_concurrent_overflow(void) {
-    for (int r = 0; r < rounds(); r++) race_to_overflow();
+    for (int r = 0; r < stress_rounds(); r++) race_to_overflow();
 }
 
 static CU_TestInfo stack_store_tests[] = {

@@ -38,13 +38,8 @@ static void set_entry(int i, const char *type, const char *field, int32_t is_sta
     put(e, 40, &type_string, sizeof type_string);
 }
 
-static hs_vmstructs_layout fake_layout(void) {
-    hs_vmstructs_layout l = {fake_table, FAKE_STRIDE, FAKE_TYPE_NAME, FAKE_FIELD_NAME,
-                             FAKE_IS_STATIC, FAKE_OFFSET, FAKE_ADDRESS};
-    return l;
-}
-
-static void build_table(void) {
+/* Fills the fake table afresh; returns the layout that describes it. */
+static hs_vmstructs_layout build_table(void) {
     set_entry(0, "Klass", "_name", 0, 16, NULL);
     set_entry(1, "Universe", "_collectedHeap", 1, 0, &fake_collected_heap);
     set_entry(2, "CollectedHeap", "_reserved", 0, 72, NULL);
@@ -53,11 +48,13 @@ static void build_table(void) {
     set_entry(5, NULL, NULL, 0, 0, NULL);
     /* Beyond the end: must never be found. */
     set_entry(6, "Thread", "_osthread", 0, 8, NULL);
+    hs_vmstructs_layout l = {fake_table, FAKE_STRIDE, FAKE_TYPE_NAME, FAKE_FIELD_NAME,
+                             FAKE_IS_STATIC, FAKE_OFFSET, FAKE_ADDRESS};
+    return l;
 }
 
 static void test_find_non_static_field(void) {
-    build_table();
-    hs_vmstructs_layout l = fake_layout();
+    hs_vmstructs_layout l = build_table();
     hs_vmstructs_field f;
     CU_ASSERT_EQUAL_FATAL(hs_vmstructs_find(&l, "CollectedHeap", "_reserved", &f), 0);
     CU_ASSERT_EQUAL(f.is_static, 0);
@@ -67,8 +64,7 @@ static void test_find_non_static_field(void) {
 }
 
 static void test_find_static_field(void) {
-    build_table();
-    hs_vmstructs_layout l = fake_layout();
+    hs_vmstructs_layout l = build_table();
     hs_vmstructs_field f;
     CU_ASSERT_EQUAL_FATAL(hs_vmstructs_find(&l, "Universe", "_collectedHeap", &f), 0);
     CU_ASSERT_EQUAL(f.is_static, 1);
@@ -79,8 +75,7 @@ static void test_find_static_field(void) {
 }
 
 static void test_missing_entries(void) {
-    build_table();
-    hs_vmstructs_layout l = fake_layout();
+    hs_vmstructs_layout l = build_table();
     hs_vmstructs_field f;
     CU_ASSERT_EQUAL(hs_vmstructs_find(&l, "CollectedHeap", "_used_at_last_gc", &f), -1);
     /* The field name exists, but under another type, and vice versa. */
@@ -91,8 +86,7 @@ static void test_missing_entries(void) {
 }
 
 static void test_table_ends_at_null_name(void) {
-    build_table();
-    hs_vmstructs_layout l = fake_layout();
+    hs_vmstructs_layout l = build_table();
     hs_vmstructs_field f;
     CU_ASSERT_EQUAL(hs_vmstructs_find(&l, "Thread", "_osthread", &f), -1);
     /* A NULL field name alone also ends the table. */
@@ -143,7 +137,7 @@ static void *fake_lookup(void *ctx, const char *name) {
 }
 
 static void test_layout_load(void) {
-    build_table();
+    build_table(); /* its layout is what the symbols must describe */
     hs_vmstructs_layout l;
     const char *missing = "unset";
     CU_ASSERT_EQUAL_FATAL(hs_vmstructs_layout_load(&l, fake_lookup, NULL, &missing), 0);
