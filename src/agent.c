@@ -151,9 +151,7 @@ static void start_sampling(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     read_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
     if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
-    if (check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
-                    "SetHeapSamplingInterval") != 0 ||
-        check_jvmti(jvmti,
+    if (check_jvmti(jvmti,
                     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                        JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
                     "enabling SampledObjectAlloc") != 0) {
@@ -220,8 +218,13 @@ static jint load_agent(JavaVM *vm, const char *options) {
     }
     agent->vm = vm;
     agent->jvmti = jvmti;
-    if (claim_capabilities(jvmti) != 0 || create_tables(agent) != 0 ||
-        register_callbacks(jvmti) != 0) {
+    /* The interval is set before any thread exists: the JVM draws each thread's first
+     * sampling gap when the thread starts, so setting it at VMInit would leave `main`
+     * with a first gap drawn at the default 512 KiB. */
+    if (claim_capabilities(jvmti) != 0 ||
+        check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
+                    "SetHeapSamplingInterval") != 0 ||
+        create_tables(agent) != 0 || register_callbacks(jvmti) != 0) {
         free_tables(agent, NULL);
         (*jvmti)->DisposeEnvironment(jvmti);
         agent->jvmti = NULL;

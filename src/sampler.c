@@ -28,22 +28,24 @@ static_assert(sizeof(hs_frame) == sizeof(frame_slot), "frame layouts must match"
  * call from the callback must not sample (and recurse) again. */
 static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
 
-/* Walks the current thread's stack: returns the frame count (0 on failure). One more
- * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. */
-static uint32_t walk_stack(hs_agent *agent, jvmtiEnv *jvmti, frame_slot *slots, bool *truncated) {
+/* Walks the current thread's stack: returns the frame count, or -1 on failure. One more
+ * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. A
+ * thread with no Java frames (JNI allocating on the launcher's thread) has 0 frames:
+ * the sample is kept, with an empty stack. */
+static int32_t walk_stack(hs_agent *agent, jvmtiEnv *jvmti, frame_slot *slots, bool *truncated) {
     int32_t depth = agent->opts.depth;
     jint count = 0;
     jvmtiError err = (*jvmti)->GetStackTrace(jvmti, NULL, 0, depth + 1, &slots[0].jvmti, &count);
-    if (err != JVMTI_ERROR_NONE || count <= 0) {
+    if (err != JVMTI_ERROR_NONE || count < 0) {
         atomic_fetch_add_explicit(&agent->counters.stack_errors, 1, memory_order_relaxed);
-        return 0;
+        return -1;
     }
     *truncated = count > depth;
     if (*truncated) {
         count = depth;
         atomic_fetch_add_explicit(&agent->counters.truncated, 1, memory_order_relaxed);
     }
-    return (uint32_t)count;
+    return count;
 }
 
 /* Rewrites the frames as hs_frame and makes sure every method is resolved while its
@@ -64,8 +66,9 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
      * only the JVM's shadow pages to spare. */
     frame_slot slots[agent->opts.depth + 1];
     bool truncated = false;
-    uint32_t count = walk_stack(agent, jvmti, slots, &truncated);
-    if (count == 0) return;
+    int32_t walked = walk_stack(agent, jvmti, slots, &truncated);
+    if (walked < 0) return;
+    uint32_t count = (uint32_t)walked;
     convert_and_resolve(agent, jvmti, jni, slots, count);
     hs_bucket_key key = {
         .stack_id = hs_stack_store_intern(agent->stacks, &slots[0].frame, count, truncated),

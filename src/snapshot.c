@@ -25,6 +25,7 @@ typedef struct {
     uint32_t nclasses;              /* class ids 1..nclasses have a cache entry */
     uint32_t unknown_function;      /* index + 1 of "[unknown]", 0 until needed */
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
+    uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
 } builder;
@@ -72,7 +73,8 @@ static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
     return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, line);
 }
 
-/* Fills b->locations for a bucket, leaf first: class, frames, [truncated]. Returns the depth. */
+/* Fills b->locations for a bucket, leaf first: class, frames, then [truncated] for a cut
+ * stack or [no Java frames] for an empty one. Returns the depth. */
 static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
     uint32_t depth = 0, n = 0;
     bool truncated = false;
@@ -80,8 +82,9 @@ static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
     if (!frames) return 0;
     b->locations[n++] = location_for_class(b, key->class_id);
     for (uint32_t i = 0; i < depth; i++) b->locations[n++] = location_for_frame(b, &frames[i]);
-    if (truncated) {
-        uint32_t f = pseudo_function(b, &b->truncated_function, "[truncated]");
+    if (truncated || depth == 0) {
+        uint32_t f = truncated ? pseudo_function(b, &b->truncated_function, "[truncated]")
+                               : pseudo_function(b, &b->no_frames_function, "[no Java frames]");
         b->locations[n++] = f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, 0);
     }
     for (uint32_t i = 0; i < n; i++)

@@ -20,9 +20,12 @@ public class FrameSites {
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
         // Load the classes first: loading them from an allocation site would add class
-        // loader frames on top of that site's frames.
+        // loader frames on top of that site's frames, and creating an array class there
+        // allocates its java.lang.Class object at the site's line.
         Class.forName("allocsites.Foo");
         Class.forName("allocsites.Outer$Inner");
+        Class.forName("[[I");
+        Class.forName("[Ljava.lang.String;");
         outerCaller(rounds); // line:main-calls-outer
         System.out.println(DONE);
     }

@@ -1,0 +1,51 @@
+/*
+ * OutputTrouble: a program that sabotages its own profile output just before it ends,
+ * for UnwritableOutputTest. It allocates about 4 MB (so the profile has samples), then:
+ *
+ *   none         does nothing else
+ *   delete-dir   deletes DIR (which must be empty): the agent's directory is gone at exit
+ *   block-temp   creates the files TARGET.tmp.<pid>.0 .. .63: the names the agent would use
+ *                for its temporary file (see src/file_output.c) are all taken
+ *   dir-at-target  creates a directory at TARGET: the final rename cannot replace it
+ *   read-only-dir  makes DIR read-only (r-x): no file can be created in it (unless root)
+ *
+ * and then returns normally (CODE 0) or calls System.exit(CODE).
+ *
+ * Arguments: ACTION PATH CODE (PATH is DIR or TARGET, ignored by "none").
+ */
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+public class OutputTrouble {
+    public static final String MARKER = "OutputTrouble: main ran";
+    static final int BLOCKED_NAMES = 64;
+
+    public static void main(String[] args) throws IOException {
+        String action = args[0];
+        Path path = Paths.get(args[1]);
+        int code = Integer.parseInt(args[2]);
+        List<byte[]> kept = new ArrayList<>();
+        for (int i = 0; i < 4096; i++) kept.add(new byte[1024]);
+        switch (action) {
+            case "none" -> { }
+            case "delete-dir" -> Files.delete(path);
+            case "block-temp" -> {
+                long pid = ProcessHandle.current().pid();
+                for (int n = 0; n < BLOCKED_NAMES; n++) {
+                    Files.writeString(Paths.get(path + ".tmp." + pid + "." + n), "taken");
+                }
+            }
+            case "dir-at-target" -> Files.createDirectory(path);
+            case "read-only-dir" -> Files.setPosixFilePermissions(path,
+                    PosixFilePermissions.fromString("r-xr-xr-x"));
+            default -> throw new IllegalArgumentException("unknown action " + action);
+        }
+        System.out.println(MARKER + ", " + action + ", kept " + kept.size() + " arrays");
+        if (code != 0) System.exit(code);
+    }
+}
