@@ -12,4 +12,11 @@
 /* 1 / (1 - exp(-avg_size / interval)); 1 when interval <= 0 (every allocation sampled). */
 double hs_unbias_scale(double avg_size, int64_t interval);
 
+/* Samples whose liveness was not tracked (the tracking table had no room) stand in for
+ * as many tracked ones: a site's live weight is multiplied by offered / tracked weight,
+ * weight_fp / (weight_fp - untracked_fp). This ratio estimator is unbiased when a site's
+ * untracked samples live like its tracked ones, the case of a burst allocating one
+ * retained structure. 1 when nothing was untracked, or nothing was tracked. */
+double hs_untracked_correction(uint64_t weight_fp, uint64_t untracked_fp);
+
 #endif

@@ -25,6 +25,7 @@ typedef struct {
     hs_bucket_key key;
     uint64_t samples;   /* samples recorded */
     uint64_t weight_fp; /* sum of weights, HS_WEIGHT_ONE units */
+    uint64_t untracked_fp; /* weight whose liveness could not be tracked (see below) */
 } hs_bucket_snapshot;
 
 typedef struct hs_sample_table hs_sample_table;
@@ -35,6 +36,11 @@ void hs_sample_table_destroy(hs_sample_table *table);
 /* Adds one sample of the given weight to the key's bucket, creating it if needed.
  * Returns the bucket index (>= 1), or 0 when the table is full (a drop is counted). */
 uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp);
+
+/* Notes that samples of bucket `index` weighing weight_fp were meant for liveness
+ * tracking but found no room: the live estimate of the bucket is then extrapolated from
+ * its tracked samples. Lock-free; an invalid index is ignored. */
+void hs_sample_table_add_untracked(hs_sample_table *table, uint32_t index, uint64_t weight_fp);
 
 /* Highest index handed out so far: every index is in 1..count (holes included). */
 uint32_t hs_sample_table_count(const hs_sample_table *table);

@@ -8,6 +8,7 @@
 
 #include "live_table.h"
 #include "log.h"
+#include "sample_table.h"
 
 typedef struct hs_live_tracker {
     hs_live_table *table;
@@ -46,18 +47,18 @@ void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket
     uint8_t level = 0;
     if (!hs_live_table_admit(t->table, random, &level)) return; /* weight stays with the others */
     jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
-    if (!ref) {
-        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-        atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
-        return;
-    }
+    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
     uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    if (hs_live_table_insert(t->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
-        (*jni)->DeleteWeakGlobalRef(jni, ref);
-        atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
+    if (ref && hs_live_table_insert(t->table, random, ref, bucket, epoch, weight_fp, level) >= 0) {
+        atomic_fetch_add_explicit(&agent->counters.live_tracked, 1, memory_order_relaxed);
         return;
     }
-    atomic_fetch_add_explicit(&agent->counters.live_tracked, 1, memory_order_relaxed);
+    /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
+     * bucket's live estimate is biased low. The bucket records it and the dump
+     * extrapolates the bucket from its tracked samples. */
+    if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
+    hs_sample_table_add_untracked(agent->samples, bucket, weight_fp << level);
+    atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
 }
 
 /* --- GC events and the sweeper ---------------------------------------------------------- */

@@ -25,6 +25,7 @@ typedef struct {
     hs_bucket_key key;
     _Atomic uint64_t samples;
     _Atomic uint64_t weight_fp;
+    _Atomic uint64_t untracked_fp;
     _Atomic bool published; /* in the table (false for holes and buckets in flight) */
 } bucket;
 
@@ -115,6 +116,11 @@ uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint6
     return (uint32_t)(b - table->buckets);
 }
 
+void hs_sample_table_add_untracked(hs_sample_table *table, uint32_t index, uint64_t weight_fp) {
+    if (!table || index == 0 || index > table->capacity) return;
+    atomic_fetch_add_explicit(&table->buckets[index].untracked_fp, weight_fp, memory_order_relaxed);
+}
+
 uint32_t hs_sample_table_count(const hs_sample_table *table) {
     uint32_t count = table ? atomic_load_explicit(&table->count, memory_order_relaxed) : 0;
     return table && count > table->capacity ? table->capacity : count;
@@ -127,6 +133,7 @@ int hs_sample_table_get(const hs_sample_table *table, uint32_t index, hs_bucket_
     out->key = b->key;
     out->samples = atomic_load_explicit(&b->samples, memory_order_relaxed);
     out->weight_fp = atomic_load_explicit(&b->weight_fp, memory_order_relaxed);
+    out->untracked_fp = atomic_load_explicit(&b->untracked_fp, memory_order_relaxed);
     return 0;
 }
 

@@ -148,14 +148,16 @@ static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *vie
         if (view->live_weight[i] <= 0 || hs_sample_table_get(agent->samples, i, &bucket) != 0)
             continue;
         double size = (double)bucket.key.size;
-        est[i].objects = view->live_weight[i] * hs_unbias_scale(size, agent->opts.interval);
+        est[i].objects = view->live_weight[i] * hs_untracked_correction(bucket.weight_fp, bucket.untracked_fp) *
+                         hs_unbias_scale(size, agent->opts.interval);
         est[i].bytes = est[i].objects * size;
     }
     return est;
 }
 
 static void add_live_comments(hs_profile *p, const hs_live_view *view,
-                              const hs_live_scale_summary *sum, hs_live_scale mode) {
+                              const hs_live_scale_summary *sum, hs_live_scale mode,
+                              uint64_t untracked) {
     hs_profile_add_comment(p, "gc: %s; heap used after last GC: %s%llu bytes (source %s)",
                            view->gc_name ? view->gc_name : "unknown",
                            view->heap.valid ? "" : "unknown, ",
@@ -169,8 +171,12 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            mode == HS_SCALE_PROPORTIONAL ? "proportional" : "residual",
                            sum->factor, (unsigned long long)sum->residual_bytes,
                            view->heap.valid ? "" : " (heap unknown: estimates are unscaled)");
-    hs_profile_add_comment(p, "live tracking: %u entries, thinning level %u (1 in %llu samples tracked)",
-                           view->tracked, view->level, 1ULL << view->level);
+    hs_profile_add_comment(p,
+                           "live tracking: %u entries, thinning level %u (1 in %llu samples "
+                           "tracked); %llu samples found no room and were extrapolated from their "
+                           "site's tracked samples",
+                           view->tracked, view->level, 1ULL << view->level,
+                           (unsigned long long)untracked);
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
         if (h->valid)
@@ -209,7 +215,8 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
     hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
-    add_live_comments(b->profile, &view, &sum, agent->opts.live_scale);
+    add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
+                      atomic_load(&agent->counters.live_untracked));
     free(est);
     hs_live_view_free(&view);
     return 0;

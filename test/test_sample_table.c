@@ -38,6 +38,24 @@ static void test_accumulates(void) {
     hs_sample_table_destroy(table);
 }
 
+static void test_untracked_weight(void) {
+    hs_sample_table *table = hs_sample_table_create(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    uint32_t a = hs_sample_table_record(table, key(1, 1, 16), 4 * HS_WEIGHT_ONE);
+    uint32_t b = hs_sample_table_record(table, key(2, 1, 16), HS_WEIGHT_ONE);
+    hs_sample_table_add_untracked(table, a, HS_WEIGHT_ONE);
+    hs_sample_table_add_untracked(table, a, 2 * HS_WEIGHT_ONE);
+    hs_sample_table_add_untracked(table, 0, HS_WEIGHT_ONE);  /* ignored */
+    hs_sample_table_add_untracked(table, 99, HS_WEIGHT_ONE); /* ignored */
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, a, &snap), 0);
+    CU_ASSERT_EQUAL(snap.untracked_fp, 3 * HS_WEIGHT_ONE);
+    CU_ASSERT_EQUAL(snap.weight_fp, 4 * HS_WEIGHT_ONE);
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, b, &snap), 0);
+    CU_ASSERT_EQUAL(snap.untracked_fp, 0);
+    hs_sample_table_destroy(table);
+}
+
 static void test_distinct_keys_distinct_buckets(void) {
     hs_sample_table *table = hs_sample_table_create(16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
@@ -246,6 +264,7 @@ static void test_concurrent_overflow_accounts_for_every_record(void) {
 
 static CU_TestInfo sample_table_tests[] = {
     {"a bucket accumulates samples and weights", test_accumulates},
+    {"untracked weight is kept per bucket", test_untracked_weight},
     {"distinct keys, distinct buckets", test_distinct_keys_distinct_buckets},
     {"full table returns 0 and counts drops", test_full_table_drops},
     {"8 threads, overlapping keys: totals exact", test_concurrent_totals_exact},
