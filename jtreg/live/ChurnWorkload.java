@@ -6,8 +6,9 @@
  *   java ChurnWorkload <seconds> <threads> <known MiB>
  *
  * - retainKnown: before the churn starts, <known MiB> of byte[KNOWN_LENGTH], kept to the
- *   end (the site whose in-use estimate the test checks); then a GC and a pause, so the
- *   agent's sweeper thins all of that site's tracked samples to one level.
+ *   end (the site whose in-use estimate the test checks), paced at KNOWN_PER_MILLI
+ *   arrays a millisecond; then a GC and a pause, so the agent's sweeper thins all of that
+ *   site's tracked samples to one level.
  * - <threads> worker slots run for <seconds>; each runs its work in a series of short-
  *   lived threads (SLICE_MILLIS each), so threads keep starting and ending. A worker:
  *     shortLived:  garbage, dropped at once;
@@ -18,8 +19,9 @@
  *                  that slot is overwritten.
  * - a collector thread calls System.gc() every GC_MILLIS, so dropped classes get
  *   unloaded whatever the collector's heuristics.
- * At the end the rings are dropped, System.gc() runs twice, and a summary line is printed:
+ * At the end the rings are dropped, a summary line is printed,
  *   ChurnWorkload: done: loaders=<n> threads=<n> known=<count>x<length>
+ * System.gc() runs twice, and the program waits SETTLE_MILLIS before it exits.
  */
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,9 +32,10 @@ import java.util.function.IntFunction;
 
 public class ChurnWorkload {
     public static final int KNOWN_LENGTH = 4000;
+    static final int KNOWN_PER_MILLI = 16;
     static final String DONE_LINE = "ChurnWorkload: done: ";
-    static final int MEDIUM_RING = 256;
-    static final int LONG_RING = 1024;
+    static final int MEDIUM_RING = 64;
+    static final int LONG_RING = 256;
     static final long SLICE_MILLIS = 700;
     static final long GC_MILLIS = 1500;
     static final long SETTLE_MILLIS = 300;
@@ -71,14 +74,25 @@ public class ChurnWorkload {
         // Everything but the known set becomes garbage (and every payload class unloadable).
         for (Slot slot : slotList) slot.clear();
         sink = null;
-        System.gc();
-        System.gc();
         System.out.println(DONE_LINE + "loaders=" + loaders.get() + " threads="
                 + threadsStarted.get() + " known=" + known.length + "x" + KNOWN_LENGTH);
+        // Nothing allocated after the last GC, and time for the agent to sweep out what the
+        // GCs freed: at exit the table holds (almost) only what is live.
+        System.gc();
+        System.gc();
+        Thread.sleep(SETTLE_MILLIS);
     }
 
-    static void retainKnown() {
-        for (int i = 0; i < known.length; i++) known[i] = new byte[KNOWN_LENGTH];
+    /**
+     * Paced: the agent thins its table from its own thread, which looks about every 20 ms;
+     * a burst faster than that fills the table and the samples that find no free slot are
+     * lost, which would bias this site's estimate low.
+     */
+    static void retainKnown() throws InterruptedException {
+        for (int i = 0; i < known.length; i++) {
+            known[i] = new byte[KNOWN_LENGTH];
+            if (i % KNOWN_PER_MILLI == KNOWN_PER_MILLI - 1) Thread.sleep(1);
+        }
     }
 
     static void collectUntil(long deadline) {

@@ -1,8 +1,9 @@
 /*
  * @test id=G1
  * @summary In-use estimates under G1: retained sites (humongous arrays included) match
- *          what the program keeps, dropped sites are 0, and the profile's total in-use
- *          (residual pseudo-site included) matches the heap the JVM reports after the last GC
+ *          what the program keeps, what dropped sites allocated is not in use, and the
+ *          profile's total in-use (residual pseudo-site included) matches the heap the JVM
+ *          reports after the last GC
  * @requires vm.gc.G1
  * @library /lib
  * @build LiveWorkload
@@ -50,6 +51,7 @@
  * @run driver LiveAccuracyTest Shenandoah residual
  */
 import heapsampler.AgentRunner;
+import heapsampler.Pprof;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +102,7 @@ public class LiveAccuracyTest {
                 .jvmFlags(flags.toArray(new String[0])).label(gc + "-" + args[1])
                 .run("LiveWorkload", humongous ? "humongous" : "plain");
         r.assertNoCrash().assertExitCode(0);
-        long jvmHeap = heapAfterLastGc(r);
+        long jvmHeap = LiveProfile.workloadHeapAfterGc(r);
 
         LiveProfile p = LiveProfile.read(r, PROFILE);
         checkHeader(p, r, gc, jvmHeap);
@@ -121,6 +123,11 @@ public class LiveAccuracyTest {
 
     /** Header of every live profile: sample types, the collector, the heap figure. */
     static void checkHeader(LiveProfile p, AgentRunner.Result r, String gc, long jvmHeap) {
+        List<Pprof.ValueType> types = List.of(new Pprof.ValueType("alloc_objects", "count"),
+                new Pprof.ValueType("alloc_space", "bytes"),
+                new Pprof.ValueType("inuse_objects", "count"),
+                new Pprof.ValueType("inuse_space", "bytes"));
+        if (!p.pprof.sampleTypes.equals(types)) p.fail("sample types " + p.pprof.sampleTypes);
         if (!p.pprof.defaultSampleType.equals("inuse_space")) {
             p.fail("default sample type is " + p.pprof.defaultSampleType);
         }
@@ -220,7 +227,11 @@ public class LiveAccuracyTest {
         }
     }
 
-    /** Garbage: allocated in quantity, nothing of it in use. */
+    /**
+     * Garbage: allocated in quantity, nothing of it in use. The site is frame and class:
+     * the JVM itself may allocate with a workload frame on top and keep that object (seen
+     * once on JDK 25: a live String sampled at dropB's line).
+     */
     static void checkDropped(LiveProfile p, LiveProfile.Site site) {
         long alloc = p.sum("alloc_space", site);
         long inuse = p.sum("inuse_space", site);
@@ -231,22 +242,6 @@ public class LiveAccuracyTest {
             p.fail(site + " dropped everything, yet inuse_space " + inuse + ", inuse_objects "
                     + inuseObjects);
         }
-    }
-
-    /** The heap used after the last GC, as the program read it (GcInfo). */
-    static long heapAfterLastGc(AgentRunner.Result r) {
-        for (String line : r.stdout.split("\n")) {
-            if (!line.startsWith(LiveWorkload.HEAP_LINE)) continue;
-            for (String field : line.substring(LiveWorkload.HEAP_LINE.length()).split(" ")) {
-                if (field.startsWith("gcinfo=")) {
-                    long bytes = Long.parseLong(field.substring("gcinfo=".length()));
-                    if (bytes <= 0) r.fail("the program read no heap figure");
-                    return bytes;
-                }
-            }
-        }
-        r.fail("the program printed no \"" + LiveWorkload.HEAP_LINE + "\" line");
-        return 0;
     }
 
     /** The collector's name in the profile's gc: comment. */

@@ -1,11 +1,12 @@
 /*
- * LiveProfile: what the live-heap tests read from a heapsampler profile and from the
- * agent's stderr, on top of heapsampler.Pprof: the live comments parsed into numbers,
- * per-site sums, the residual pseudo-site, the weak-ref accounting line, and the sampling
- * math the tolerances come from.
+ * LiveProfile: what the live-heap tests read from a heapsampler profile and from a run's
+ * output, on top of heapsampler.Pprof: the live comments parsed into numbers, per-site
+ * sums, the residual pseudo-site, the agent's weak-ref accounting line, the heap figure
+ * LiveWorkload printed, and the sampling math the tolerances come from.
  *
- * A "site" is a retaining method of a workload, e.g. "LiveWorkload.retainA": every
- * sample whose stack contains that frame belongs to it.
+ * A site (LiveProfile.Site) is a workload method and the class it allocates, e.g.
+ * "LiveWorkload.retainA" and "byte[]": the samples whose stack contains that frame and
+ * whose leaf is that class.
  */
 import heapsampler.AgentRunner;
 import heapsampler.Pprof;
@@ -140,6 +141,25 @@ public final class LiveProfile {
         return new WeakRefs(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
                 Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
                 Long.parseLong(m.group(5)));
+    }
+
+    /**
+     * The heap used after the last GC as LiveWorkload read it from GcInfo right after its
+     * final System.gc() (its LiveWorkload.HEAP_LINE on stdout).
+     */
+    public static long workloadHeapAfterGc(AgentRunner.Result r) {
+        for (String line : r.stdout.split("\n")) {
+            if (!line.startsWith(LiveWorkload.HEAP_LINE)) continue;
+            for (String field : line.substring(LiveWorkload.HEAP_LINE.length()).split(" ")) {
+                if (field.startsWith("gcinfo=")) {
+                    long bytes = Long.parseLong(field.substring("gcinfo=".length()));
+                    if (bytes <= 0) r.fail("the program read no heap figure");
+                    return bytes;
+                }
+            }
+        }
+        r.fail("the program printed no \"" + LiveWorkload.HEAP_LINE + "\" line");
+        return 0;
     }
 
     // ---- Sites ------------------------------------------------------------------------------
