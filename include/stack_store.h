@@ -30,6 +30,12 @@ void hs_stack_store_destroy(hs_stack_store *store);
 uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
                                bool truncated);
 
+/* The same, and *is_new (may be NULL) tells whether this call stored the stack: exactly
+ * one caller sees true for each distinct stack, which lets the sampler do first-sight
+ * work (resolving the methods) once per stack instead of once per sample. */
+uint32_t hs_stack_store_add(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
+                            bool truncated, bool *is_new);
+
 /* Frames of stack id (leaf first), or NULL for a hole or an id not (yet) handed out.
  * Safe concurrently with intern; finds every id that an intern has returned. */
 const hs_frame *hs_stack_store_get(const hs_stack_store *store, uint32_t id, uint32_t *depth,

@@ -48,15 +48,21 @@ static int32_t walk_stack(hs_agent *agent, jvmtiEnv *jvmti, frame_slot *slots, b
     return count;
 }
 
-/* Rewrites the frames as hs_frame and makes sure every method is resolved while its
- * class is certainly alive (it is on this thread's stack). */
-static void convert_and_resolve(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, frame_slot *slots,
-                                uint32_t count) {
+/* Rewrites the frames in place as hs_frame, the stack store's form. */
+static void convert_frames(frame_slot *slots, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
         jvmtiFrameInfo info = slots[i].jvmti;
-        hs_symbols_method(agent->symbols, jvmti, jni, info.method);
         slots[i].frame = (hs_frame){.method = (uintptr_t)info.method, .bci = (int32_t)info.location};
     }
+}
+
+/* Resolves the methods of a stack seen for the first time, while their classes are
+ * certainly alive (they are on this thread's stack). Known stacks skip this: their
+ * methods were resolved by whoever stored them. */
+static void resolve_methods(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, const frame_slot *slots,
+                            uint32_t count) {
+    for (uint32_t i = 0; i < count; i++)
+        hs_symbols_method(agent->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
 }
 
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
@@ -69,12 +75,14 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     int32_t walked = walk_stack(agent, jvmti, slots, &truncated);
     if (walked < 0) return;
     uint32_t count = (uint32_t)walked;
-    convert_and_resolve(agent, jvmti, jni, slots, count);
+    convert_frames(slots, count);
+    bool new_stack = false;
     hs_bucket_key key = {
-        .stack_id = hs_stack_store_intern(agent->stacks, &slots[0].frame, count, truncated),
+        .stack_id = hs_stack_store_add(agent->stacks, &slots[0].frame, count, truncated, &new_stack),
         .class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass),
         .size = (uint64_t)size,
     };
+    if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     uint32_t bucket = key.stack_id ? hs_sample_table_record(agent->samples, key, HS_WEIGHT_ONE) : 0;
     if (bucket == 0) {
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);

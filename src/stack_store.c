@@ -116,6 +116,12 @@ static stack_record *new_record(hs_stack_store *store, uint64_t hash, const hs_f
 
 uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
                                bool truncated) {
+    return hs_stack_store_add(store, frames, depth, truncated, NULL);
+}
+
+uint32_t hs_stack_store_add(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
+                            bool truncated, bool *is_new) {
+    if (is_new) *is_new = false;
     if (!store) return 0;
     if (depth > MAX_DEPTH || (depth > 0 && !frames)) return drop(store);
     uint64_t hash = hash_stack(frames, depth, truncated);
@@ -127,8 +133,10 @@ uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, ui
             if (!mine && !(mine = new_record(store, hash, frames, depth, truncated)))
                 return drop(store);
             if (atomic_compare_exchange_strong_explicit(&store->slots[index], &rec, mine,
-                                                        memory_order_release, memory_order_acquire))
-                rec = mine; /* else rec is the record that won the slot */
+                                                        memory_order_release, memory_order_acquire)) {
+                rec = mine;
+                if (is_new) *is_new = true;
+            } /* else rec is the record that won the slot */
         }
         if (rec == mine || record_equals(rec, hash, frames, depth, truncated)) {
             /* Make get(id) work before anyone is told the id (see the file comment). */

@@ -49,6 +49,22 @@ static void test_equal_stacks_share_an_id(void) {
     hs_stack_store_destroy(store);
 }
 
+static void test_add_tells_who_stored_the_stack(void) {
+    hs_stack_store *store = hs_stack_store_create(64, 1 << 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(store);
+    hs_frame a[2] = {{METHOD_BASE + 8, 1}, {METHOD_BASE, 2}};
+    hs_frame b[2] = {{METHOD_BASE + 8, 1}, {METHOD_BASE, 3}};
+    bool is_new = false;
+    uint32_t id = hs_stack_store_add(store, a, 2, false, &is_new);
+    CU_ASSERT_TRUE(is_new);
+    CU_ASSERT_EQUAL(hs_stack_store_add(store, a, 2, false, &is_new), id);
+    CU_ASSERT_FALSE(is_new);
+    CU_ASSERT_NOT_EQUAL(hs_stack_store_add(store, b, 2, false, &is_new), id);
+    CU_ASSERT_TRUE(is_new);
+    CU_ASSERT_EQUAL(hs_stack_store_add(store, b, 2, false, NULL), 2); /* NULL is fine */
+    hs_stack_store_destroy(store);
+}
+
 static void test_padding_is_ignored(void) {
     /* hs_frame has 4 padding bytes; callers (the sampler rewrites jvmtiFrameInfo in place)
      * leave garbage there. Equal fields must still mean equal stacks. */
@@ -318,6 +334,7 @@ static void test_concurrent_overflow(void) {
 
 static CU_TestInfo stack_store_tests[] = {
     {"equal stacks share an id", test_equal_stacks_share_an_id},
+    {"add tells which call stored the stack", test_add_tells_who_stored_the_stack},
     {"frame padding is ignored", test_padding_is_ignored},
     {"method, bci, depth or truncation: new id", test_any_difference_gives_a_new_id},
     {"get of unknown ids", test_get_unknown_ids},
