@@ -53,6 +53,16 @@ const char *hs_heap_usage_source(const hs_heap_usage *hu);
 /* Calibrated offset of _used_at_last_gc in CollectedHeap, or -1 when not calibrated. */
 long hs_heap_usage_vmstructs_offset(const hs_heap_usage *hu);
 
+/* G1's humongous threshold in bytes: half the region size, as HotSpot's
+ * G1CollectedHeap::humongous_threshold_for computes it (JDK 17 and 25). An object is humongous
+ * when its size is STRICTLY greater than this (G1CollectedHeap::is_humongous uses '>', so an
+ * object of exactly half a region is not). 0 when the collector is not G1 (no humongous
+ * concept) or the region size could not be found. Found once at create: from the
+ * G1HeapRegionSize flag (HotSpotDiagnosticMXBean, module jdk.management), else from VMStructs
+ * (HeapRegion::GrainBytes on JDK 17, G1HeapRegion::GrainBytes on JDK 25), which also serves
+ * when the collector is unknown: only G1 sets GrainBytes. */
+uint64_t hs_heap_usage_humongous_threshold(const hs_heap_usage *hu);
+
 /* Deletes the global references and frees hu (NULL is fine). */
 void hs_heap_usage_destroy(hs_heap_usage *hu, JNIEnv *jni);
 
@@ -76,6 +86,11 @@ const char *hs_gc_kind_name(hs_gc_kind kind);
  * may use vmstructs; 0 when it lags (Parallel, Serial: full GCs only; generational ZGC: major
  * collections only), never updates it (Epsilon), or is unknown. */
 int hs_gc_updates_used_at_last_gc(hs_gc_kind kind);
+
+/* Parses the value of the G1HeapRegionSize flag as getVMOption() prints it: plain decimal
+ * digits (no sign, space or suffix) giving a power of two, as every G1 region size is.
+ * Returns 0 and sets *region_size, or -1 (junk, empty, zero, not a power of two, overflow). */
+int hs_g1_region_size_parse(const char *text, uint64_t *region_size);
 
 /* Finds _used_at_last_gc in a CollectedHeap image whose _reserved field is at reserved_offset,
  * at VMInit, when _capacity_at_last_gc (the word before it) holds the capacity recorded at

@@ -47,8 +47,8 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 /* GarbageCollectionFinish callback: bumps the epoch, wakes the sweeper. No JNI. */
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti);
 
-/* Hot path: maybe track object (sample bucket `bucket`, weight weight_fp). */
-void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket,
+/* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp). */
+void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket, uint64_t size,
                    uint64_t weight_fp);
 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized

@@ -7,6 +7,7 @@
  * clears the exception, and local references live in a PushLocalFrame/PopLocalFrame pair. */
 #include "heap_usage.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 struct hs_heap_usage {
     hs_heap_source source;
     hs_gc_kind gc;
+    uint64_t humongous_threshold; /* G1: half the region size in bytes; else 0 */
 
     /* vmstructs */
     const unsigned char *heap; /* the CollectedHeap object */
@@ -147,6 +149,20 @@ long hs_heap_calibrate_used_at_last_gc(const void *heap, long reserved_offset,
      * and counters, the other words there, are nowhere near a heap size. */
     return unique_candidate(heap, reserved_offset,
                             total_memory - total_memory / HS_CALIBRATION_SLACK, total_memory);
+}
+
+int hs_g1_region_size_parse(const char *text, uint64_t *region_size) {
+    if (text == NULL || *text == '\0') return -1;
+    uint64_t value = 0;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (!isdigit((unsigned char)*p)) return -1;
+        unsigned digit = (unsigned)(*p - '0');
+        if (value > (UINT64_MAX - digit) / 10) return -1;
+        value = value * 10 + digit;
+    }
+    if (value == 0 || (value & (value - 1)) != 0) return -1;
+    *region_size = value;
+    return 0;
 }
 
 static const char *source_name(hs_heap_source source) {
@@ -552,6 +568,102 @@ static void read_gcinfo(hs_heap_usage *hu, JNIEnv *jni, hs_heap_reading *out) {
     if (failed != NULL) log_read_failure(hu, failed);
 }
 
+/* ---- G1 humongous threshold ----------------------------------------------------------- */
+
+/* HotSpotDiagnosticMXBean.getVMOption("G1HeapRegionSize").getValue() as a local reference, or
+ * NULL (module jdk.management absent, or an exception). */
+static jstring region_size_flag_value(JNIEnv *jni) {
+    jclass factory = find_class(jni, "java/lang/management/ManagementFactory");
+    jclass diagnostic = find_class(jni, "com/sun/management/HotSpotDiagnosticMXBean");
+    jclass option_class = find_class(jni, "com/sun/management/VMOption");
+    jmethodID get_option = find_method(jni, diagnostic, "getVMOption",
+                                       "(Ljava/lang/String;)Lcom/sun/management/VMOption;");
+    jmethodID get_value = find_method(jni, option_class, "getValue", "()Ljava/lang/String;");
+    if (factory == NULL || get_option == NULL || get_value == NULL) return NULL;
+    jmethodID get_bean = (*jni)->GetStaticMethodID(
+        jni, factory, "getPlatformMXBean",
+        "(Ljava/lang/Class;)Ljava/lang/management/PlatformManagedObject;");
+    if (take_exception(jni) || get_bean == NULL) return NULL;
+    jobject bean = (*jni)->CallStaticObjectMethod(jni, factory, get_bean, diagnostic);
+    if (take_exception(jni) || bean == NULL) return NULL;
+    jstring flag = (*jni)->NewStringUTF(jni, "G1HeapRegionSize");
+    if (take_exception(jni) || flag == NULL) return NULL;
+    jobject option = (*jni)->CallObjectMethod(jni, bean, get_option, flag);
+    if (take_exception(jni) || option == NULL) return NULL;
+    jstring value = (*jni)->CallObjectMethod(jni, option, get_value);
+    return take_exception(jni) ? NULL : value;
+}
+
+/* The region size from the G1HeapRegionSize flag, which G1 sets ergonomically when the user
+ * did not, so it holds the size in use. Returns 0 or -1. */
+static int region_size_from_flag(JNIEnv *jni, uint64_t *region_size) {
+    if ((*jni)->PushLocalFrame(jni, 16) != 0) {
+        take_exception(jni);
+        return -1;
+    }
+    int rc = -1;
+    jstring value = region_size_flag_value(jni);
+    const char *utf = value != NULL ? (*jni)->GetStringUTFChars(jni, value, NULL) : NULL;
+    if (take_exception(jni)) utf = NULL;
+    if (utf != NULL) {
+        rc = hs_g1_region_size_parse(utf, region_size);
+        if (rc != 0) hs_debug("G1HeapRegionSize reads \"%s\": not a region size", utf);
+        (*jni)->ReleaseStringUTFChars(jni, value, utf);
+    }
+    (*jni)->PopLocalFrame(jni, NULL);
+    return rc;
+}
+
+/* The static GrainBytes of G1's region class, renamed from HeapRegion to G1HeapRegion in
+ * JDK 23. Returns 0 or -1. */
+static int region_size_from_vmstructs(jvmtiEnv *jvmti, uint64_t *region_size,
+                                      const char **where) {
+    static const char *const region_types[] = {"G1HeapRegion", "HeapRegion"};
+    char why[HS_WHY_MAX];
+    hs_vmstructs_layout layout;
+    if (load_layout(jvmti, &layout, why) != 0) {
+        hs_debug("no VMStructs for GrainBytes: %s", why);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof region_types / sizeof region_types[0]; i++) {
+        hs_vmstructs_field grain;
+        if (hs_vmstructs_find(&layout, region_types[i], "GrainBytes", &grain) != 0 ||
+            !grain.is_static || grain.address == NULL)
+            continue;
+        size_t bytes;
+        memcpy(&bytes, grain.address, sizeof bytes);
+        if (bytes == 0 || (bytes & (bytes - 1)) != 0) return -1;
+        *region_size = bytes;
+        *where = region_types[i];
+        return 0;
+    }
+    return -1;
+}
+
+/* With the collector unknown (no java.management module) GrainBytes still tells: only G1 sets
+ * it, while processing its arguments; with the other collectors it stays 0. */
+static void find_humongous_threshold(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni) {
+    if (hu->gc != HS_GC_G1 && hu->gc != HS_GC_UNKNOWN) return;
+    uint64_t region_size = 0;
+    const char *grain_type = NULL;
+    char source[64];
+    if (hu->gc == HS_GC_G1 && region_size_from_flag(jni, &region_size) == 0) {
+        snprintf(source, sizeof source, "the G1HeapRegionSize flag");
+    } else if (region_size_from_vmstructs(jvmti, &region_size, &grain_type) == 0) {
+        snprintf(source, sizeof source, "VMStructs %s::GrainBytes%s", grain_type,
+                 hu->gc == HS_GC_UNKNOWN ? ", so the collector is G1" : "");
+    } else {
+        if (hu->gc == HS_GC_G1)
+            hs_info("G1 humongous threshold unknown: neither the G1HeapRegionSize flag nor "
+                    "VMStructs GrainBytes could be read");
+        return;
+    }
+    hu->humongous_threshold = region_size / 2;
+    hs_info("G1 humongous threshold: %llu bytes (region size %llu, from %s)",
+            (unsigned long long)hu->humongous_threshold, (unsigned long long)region_size,
+            source);
+}
+
 /* ---- Choosing the source --------------------------------------------------------------- */
 
 static void use_vmstructs(hs_heap_usage *hu) {
@@ -634,6 +746,7 @@ hs_heap_usage *hs_heap_usage_create(jvmtiEnv *jvmti, JNIEnv *jni, hs_heap_source
     gc_bean_list beans;
     list_gc_beans(jni, &beans);
     hu->gc = hs_gc_classify(beans.name_ptrs, beans.count);
+    find_humongous_threshold(hu, jvmti, jni);
     if (requested == HS_HEAP_NONE)
         use_none(hu, "heap_source=none");
     else if (requested == HS_HEAP_AUTO)
@@ -665,6 +778,10 @@ const char *hs_heap_usage_source(const hs_heap_usage *hu) {
 
 long hs_heap_usage_vmstructs_offset(const hs_heap_usage *hu) {
     return hu != NULL && hu->source == HS_HEAP_VMSTRUCTS ? hu->used_offset : -1;
+}
+
+uint64_t hs_heap_usage_humongous_threshold(const hs_heap_usage *hu) {
+    return hu != NULL ? hu->humongous_threshold : 0;
 }
 
 void hs_heap_usage_destroy(hs_heap_usage *hu, JNIEnv *jni) {

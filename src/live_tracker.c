@@ -10,8 +10,22 @@
 #include "log.h"
 #include "sample_table.h"
 
+/* Why humongous objects get a budget. G1 frees a dead humongous object (one of at least
+ * half a region) eagerly, at the next young GC, unless something refers to it; its
+ * weak-root processing counts a JNI weak ref (and any other reference) as such. A dead
+ * tracked humongous object then waits for a concurrent mark: with a weak ref on every
+ * sampled humongous object, a churning workload ran 60-75 % more GCs (bench/gc_impact.sh).
+ * No kind of reference avoids this, so the harm is bounded instead: at most
+ * HUMONGOUS_BUDGET humongous objects are tracked at once. A live tracked object costs
+ * nothing extra, only a dead one does, so the budget caps the memory G1 cannot reclaim
+ * early at a few regions. Over budget, a humongous sample goes untracked and its weight is
+ * extrapolated from its site's tracked samples, like any sample that found no room. */
+#define HUMONGOUS_BUDGET 8
+
 typedef struct hs_live_tracker {
     hs_live_table *table;
+    uint64_t humongous_threshold; /* object size G1 treats as humongous; 0: no such thing */
+    atomic_uint humongous_tracked;
     hs_heap_usage *heap;
     jrawMonitorID wake;       /* GC finish -> sweeper; guards stop/running */
     jrawMonitorID sweep_lock; /* sweeper vs. dumps: one walker of the table at a time */
@@ -39,24 +53,54 @@ static int monitor_call(jvmtiError err, const char *what) {
 
 /* --- the hot path -------------------------------------------------------------------- */
 
-void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket,
+static bool is_humongous(const hs_live_tracker *t, uint64_t size) {
+    return t->humongous_threshold != 0 && size > t->humongous_threshold; /* HotSpot: strictly greater */
+}
+
+/* Takes one of the humongous budget's places; false when all are taken. */
+static bool claim_humongous_place(hs_live_tracker *t) {
+    if (atomic_fetch_add_explicit(&t->humongous_tracked, 1, memory_order_relaxed) < HUMONGOUS_BUDGET)
+        return true;
+    atomic_fetch_sub_explicit(&t->humongous_tracked, 1, memory_order_relaxed);
+    return false;
+}
+
+static void release_humongous_place(hs_live_tracker *t) {
+    atomic_fetch_sub_explicit(&t->humongous_tracked, 1, memory_order_relaxed);
+}
+
+/* Stores a weak ref to object in the table; false when there is no room. */
+static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t random,
+                         uint32_t bucket, uint64_t weight_fp, uint8_t level) {
+    jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
+    if (!ref) {
+        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+        return false;
+    }
+    uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    if (hs_live_table_insert(agent->live->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
+        (*jni)->DeleteWeakGlobalRef(jni, ref);
+        return false;
+    }
+    atomic_fetch_add_explicit(&agent->counters.live_tracked, 1, memory_order_relaxed);
+    return true;
+}
+
+void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket, uint64_t size,
                    uint64_t weight_fp) {
     hs_live_tracker *t = agent->live;
     if (!t) return;
     uint64_t random = hs_random_next_shared(&t->random);
     uint8_t level = 0;
     if (!hs_live_table_admit(t->table, random, &level)) return; /* weight stays with the others */
-    jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
-    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-    uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    if (ref && hs_live_table_insert(t->table, random, ref, bucket, epoch, weight_fp, level) >= 0) {
-        atomic_fetch_add_explicit(&agent->counters.live_tracked, 1, memory_order_relaxed);
+    bool humongous = is_humongous(t, size);
+    if ((!humongous || claim_humongous_place(t)) &&
+        track_object(agent, jni, object, random, bucket, weight_fp, level))
         return;
-    }
-    /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
-     * bucket's live estimate is biased low. The bucket records it and the dump
-     * extrapolates the bucket from its tracked samples. */
-    if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
+    if (humongous) release_humongous_place(t);
+    /* No room (a burst outran the thinning, or the humongous budget is spent): the sample's
+     * weight must not vanish, or its site's live estimate is biased low. The bucket
+     * records it and the dump extrapolates the site from its tracked samples. */
     hs_sample_table_add_untracked(agent->samples, bucket, weight_fp << level);
     atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
 }
@@ -79,18 +123,23 @@ typedef struct {
     JNIEnv *jni;
 } sweep_context;
 
+/* Deletes an entry's weak ref, giving back its humongous place if it had one. */
+static void release_ref(const hs_live_entry *entry, void *ctx) {
+    sweep_context *c = ctx;
+    hs_live_tracker *t = c->agent->live;
+    (*c->jni)->DeleteWeakGlobalRef(c->jni, (jweak)entry->ref);
+    atomic_fetch_add_explicit(&c->agent->counters.live_deleted, 1, memory_order_relaxed);
+    hs_bucket_snapshot bucket;
+    if (t->humongous_threshold && hs_sample_table_get(c->agent->samples, entry->bucket, &bucket) == 0 &&
+        is_humongous(t, bucket.key.size))
+        release_humongous_place(t);
+}
+
 static hs_live_action remove_if_dead(const hs_live_entry *entry, void *ctx) {
     sweep_context *c = ctx;
     if (!(*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return HS_LIVE_KEEP;
-    (*c->jni)->DeleteWeakGlobalRef(c->jni, (jweak)entry->ref);
-    atomic_fetch_add_explicit(&c->agent->counters.live_deleted, 1, memory_order_relaxed);
+    release_ref(entry, ctx);
     return HS_LIVE_REMOVE;
-}
-
-static void release_ref(const hs_live_entry *entry, void *ctx) {
-    sweep_context *c = ctx;
-    (*c->jni)->DeleteWeakGlobalRef(c->jni, (jweak)entry->ref);
-    atomic_fetch_add_explicit(&c->agent->counters.live_deleted, 1, memory_order_relaxed);
 }
 
 static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
@@ -192,6 +241,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     atomic_store(&t->random, seed);
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
+    t->humongous_threshold = t->heap ? hs_heap_usage_humongous_threshold(t->heap) : 0;
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {

@@ -1,6 +1,7 @@
 /* test_heap_usage.c: the pure parts of heap_usage: collector classification from MXBean
- * names, which collectors keep _used_at_last_gc current, and the offset calibration on fake
- * CollectedHeap memory images. (The JVM-facing parts are exercised by the jtreg suite.) */
+ * names, which collectors keep _used_at_last_gc current, the offset calibration on fake
+ * CollectedHeap memory images, and the parsing of the G1HeapRegionSize flag. (The JVM-facing
+ * parts are exercised by the jtreg suite.) */
 #include <stdint.h>
 #include <string.h>
 
@@ -198,7 +199,63 @@ static void test_no_heap_usage_object(void) {
     CU_ASSERT_STRING_EQUAL(hs_heap_usage_source(NULL), "none");
     CU_ASSERT_STRING_EQUAL(hs_heap_usage_gc_name(NULL), "unknown");
     CU_ASSERT_EQUAL(hs_heap_usage_vmstructs_offset(NULL), -1);
+    CU_ASSERT_EQUAL(hs_heap_usage_humongous_threshold(NULL), 0);
     hs_heap_usage_destroy(NULL, NULL);
+}
+
+/* Parses text, expecting success with the given value. */
+static void assert_region_size(const char *text, uint64_t expected) {
+    uint64_t value = 12345;
+    CU_ASSERT_EQUAL(hs_g1_region_size_parse(text, &value), 0);
+    CU_ASSERT_EQUAL(value, expected);
+}
+
+/* Parses text, expecting a failure that leaves the output alone. */
+static void assert_no_region_size(const char *text) {
+    uint64_t value = 12345;
+    CU_ASSERT_EQUAL(hs_g1_region_size_parse(text, &value), -1);
+    CU_ASSERT_EQUAL(value, 12345);
+}
+
+static void test_region_size_parse_valid(void) {
+    assert_region_size("1048576", 1048576);     /* 1m, the smallest G1 region */
+    assert_region_size("4194304", 4194304);     /* 4m */
+    assert_region_size("33554432", 33554432);   /* 32m */
+    assert_region_size("536870912", 536870912); /* 512m, the JDK 18+ maximum */
+    assert_region_size("1", 1);
+    assert_region_size("01048576", 1048576);
+    assert_region_size("9223372036854775808", 9223372036854775808ull); /* 2^63 */
+}
+
+static void test_region_size_parse_junk(void) {
+    assert_no_region_size(NULL);
+    assert_no_region_size("");
+    assert_no_region_size("0");
+    assert_no_region_size("4m");
+    assert_no_region_size("4M");
+    assert_no_region_size(" 4194304");
+    assert_no_region_size("4194304 ");
+    assert_no_region_size("4194304\n");
+    assert_no_region_size("+4194304");
+    assert_no_region_size("-4194304");
+    assert_no_region_size("0x400000");
+    assert_no_region_size("4194304.0");
+    assert_no_region_size("true");
+    /* Not powers of two: no G1 region has such a size. */
+    assert_no_region_size("3");
+    assert_no_region_size("4194305");
+    assert_no_region_size("3145728");
+}
+
+static void test_region_size_parse_overflow(void) {
+    assert_no_region_size("18446744073709551615"); /* UINT64_MAX: fits, not a power of two */
+    assert_no_region_size("18446744073709551616"); /* UINT64_MAX + 1 */
+    assert_no_region_size("18446744073709551617");
+    assert_no_region_size("36893488147419103232"); /* 2^65 */
+    assert_no_region_size("99999999999999999999999999999999");
+    /* Overflow must not wrap into a power of two: 2^64 + 2^20 would wrap to 2^20. */
+    assert_no_region_size("18446744073710600192");
+    assert_no_region_size("184467440737095516160"); /* 2^64 * 10 */
 }
 
 static CU_TestInfo heap_usage_tests[] = {
@@ -213,6 +270,9 @@ static CU_TestInfo heap_usage_tests[] = {
     {"calibrate: heap grew before VMInit", test_calibrate_heap_grew_before_vminit},
     {"calibrate: small _reserved offset", test_calibrate_small_reserved_offset},
     {"NULL heap usage reads as none", test_no_heap_usage_object},
+    {"G1HeapRegionSize: valid values", test_region_size_parse_valid},
+    {"G1HeapRegionSize: junk", test_region_size_parse_junk},
+    {"G1HeapRegionSize: overflow", test_region_size_parse_overflow},
     CU_TEST_INFO_NULL,
 };
 
