@@ -12,7 +12,7 @@
  *
  * Usage: -agentpath:/path/floor_agent.so=mode=stack,interval=32k
  * interval takes a byte count with an optional k/m suffix (powers of 1024); default 512k.
- * Built by bench/overhead.sh with gcc -shared -fPIC; not part of the product. */
+ * Built by the bench scripts (lib.sh build_floor_agent: gcc -shared -fPIC); not part of the product. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include <jvmti.h>

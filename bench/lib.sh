@@ -100,4 +100,12 @@ function summary(v, n, fmt,    lo, hi) {
     lo = lowest(v, n); hi = highest(v, n)
     return sprintf(fmt " (" fmt "-" fmt ")", median(v, n), lo, hi)
 }
+# Judges ratios v[1..n] against the band [lo_ok, hi_ok]: "met" or "MISSED" when every ratio is
+# on one side of the band, else whether the median is in the band and that noise spans it.
+function verdict(v, n, lo_ok, hi_ok,    m, lo, hi) {
+    m = median(v, n); lo = lowest(v, n); hi = highest(v, n)
+    if (lo >= lo_ok && hi <= hi_ok) return "met"
+    if (lo > hi_ok || hi < lo_ok) return "MISSED"
+    return (m >= lo_ok && m <= hi_ok ? "met" : "missed") " by the median, but min-max spans the target: run more rounds"
+}
 '

@@ -19,6 +19,7 @@
 #        KINDS="nop stack hs-nolive hs-live" (also: weak)  WORKLOADS="allocmix javac"
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 #        JDK_SRC_ZIP=<a src.zip to take java/util from instead of apt-get download>
+#        REPORT=<an earlier run's results .tsv>: print its tables again, measure nothing
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -62,14 +63,14 @@ prepare_javac_sources() {
         local major deb_dir=$WORK/deb
         major=$(java_version "$JAVA_HOME" | cut -d. -f1)
         mkdir -p "$deb_dir"
-        if ! ls "$deb_dir"/openjdk-"$major"-source_*.deb >/dev/null 2>&1; then
+        if [ -z "$(find "$deb_dir" -maxdepth 1 -name "openjdk-$major-source_*.deb")" ]; then
             note "fetching openjdk-$major-source with apt-get download"
             (cd "$deb_dir" && apt-get download "openjdk-$major-source") ||
                 { [ "$(id -u)" = 0 ] && apt-get update >/dev/null &&
                     (cd "$deb_dir" && apt-get download "openjdk-$major-source"); } ||
                 die "apt-get download openjdk-$major-source failed (run apt-get update, or set JDK_SRC_ZIP)"
         fi
-        dpkg-deb -x "$(ls "$deb_dir"/openjdk-"$major"-source_*.deb | tail -1)" "$deb_dir/root" ||
+        dpkg-deb -x "$(find "$deb_dir" -maxdepth 1 -name "openjdk-$major-source_*.deb" | sort | tail -1)" "$deb_dir/root" ||
             die "unpacking openjdk-$major-source failed"
         zip=$(find "$deb_dir/root" -name src.zip | head -1)
         [ -n "$zip" ] || die "no src.zip in openjdk-$major-source"
@@ -137,30 +138,40 @@ workload_title() {
 }
 
 # --- measuring -------------------------------------------------------------------------------
-RESULTS=$WORK/overhead-$(date +%Y%m%d-%H%M%S).tsv
-printf 'workload\tround\tconfig\tcpu_s\twall_s\n' >"$RESULTS"
-SAMPLES=$WORK/samples.tsv
-: >"$SAMPLES"
-
-note "agent: $AGENT"
-note "JDK: $JAVA_HOME ($(java_version "$JAVA_HOME")); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-note "$PAIRS rounds x ${#CONFIGS[@]} configurations per workload; raw results in $RESULTS"
-for workload in $WORKLOADS; do
-    # Untimed first runs: warm the page cache and count the samples taken at each interval.
-    for interval in $INTERVALS; do
-        run_workload "$workload" "count-$interval"
-        printf '%s\t%s\t%s\t%s\n' "$workload" "$interval" \
-            "$(awk '/^floor_agent: [0-9]+ samples/ { print $2 }' "$RUN_ERR")" "$RUN_CPU" >>"$SAMPLES"
-    done
-    for ((round = 0; round < PAIRS; round++)); do
-        for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
-            config=${CONFIGS[(i + round) % ${#CONFIGS[@]}]}
-            run_workload "$workload" "$config"
-            printf '%s\t%d\t%s\t%s\t%s\n' "$workload" "$round" "$config" "$RUN_CPU" "$RUN_WALL" >>"$RESULTS"
-            note "$workload round $((round + 1))/$PAIRS $config: cpu ${RUN_CPU}s wall ${RUN_WALL}s"
+# Runs every round of every workload, appending to $RESULTS and $SAMPLES.
+measure() {
+    local workload interval round i config
+    printf "workload\tround\tconfig\tcpu_s\twall_s\n" >"$RESULTS"
+    : >"$SAMPLES"
+    note "agent: $AGENT"
+    note "JDK: $JAVA_HOME ($(java_version "$JAVA_HOME")); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    note "$PAIRS rounds x ${#CONFIGS[@]} configurations per workload; raw results in $RESULTS"
+    for workload in $WORKLOADS; do
+        # Untimed first runs: warm the page cache and count the samples taken at each interval.
+        for interval in $INTERVALS; do
+            run_workload "$workload" "count-$interval"
+            printf '%s\t%s\t%s\t%s\n' "$workload" "$interval" \
+                "$(awk '/^floor_agent: [0-9]+ samples/ { print $2 }' "$RUN_ERR")" "$RUN_CPU" >>"$SAMPLES"
+        done
+        for ((round = 0; round < PAIRS; round++)); do
+            for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+                config=${CONFIGS[(i + round) % ${#CONFIGS[@]}]}
+                run_workload "$workload" "$config"
+                printf '%s\t%d\t%s\t%s\t%s\n' "$workload" "$round" "$config" "$RUN_CPU" "$RUN_WALL" >>"$RESULTS"
+                note "$workload round $((round + 1))/$PAIRS $config: cpu ${RUN_CPU}s wall ${RUN_WALL}s"
+            done
         done
     done
-done
+}
+
+if [ -n "${REPORT:-}" ]; then # only print the tables of an earlier run
+    RESULTS=$REPORT
+    [ -f "$RESULTS" ] || die "no such results file: $RESULTS"
+else
+    RESULTS=$WORK/overhead-$(date +%Y%m%d-%H%M%S).tsv
+fi
+SAMPLES=${RESULTS%.tsv}-samples.tsv
+[ -n "${REPORT:-}" ] || measure
 
 # --- summary --------------------------------------------------------------------------------
 # Prints one workload's table from $SAMPLES and $RESULTS.
@@ -194,7 +205,9 @@ summarize() {
                 }
                 printf "%-30s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
                        summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : ""
-                if (kf && cfg ~ /-32k$/) check[++nchecks] = sprintf("%s costs %+.1f %% CPU above floor stack 32k (target: <= 3 %%)", label(cfg), 100 * (median(rf, kf) - 1))
+                if (kf && cfg ~ /-32k$/)
+                    check[++nchecks] = sprintf("%s: %+.1f %% CPU above floor stack 32k (target: <= 3 %%): %s",
+                                               label(cfg), 100 * (median(rf, kf) - 1), verdict(rf, kf, 0, 1.03))
             }
             for (i = 1; i <= nchecks; i++) print "target check: " check[i]
         }' "$SAMPLES" "$RESULTS"
