@@ -37,6 +37,8 @@ typedef struct {
     const char *gc_name;
     uint32_t level;               /* live table thinning level */
     uint32_t tracked;             /* entries in the table */
+    uint32_t humongous_tracked;   /* G1 humongous objects tracked by identity */
+    int humongous_known;          /* their reachability pass succeeded */
     uint32_t nhistory;
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* oldest first */
 } hs_live_view;
@@ -48,8 +50,8 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti);
 
 /* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp). */
-void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket, uint64_t size,
-                   uint64_t weight_fp);
+void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
+                   uint64_t size, uint64_t weight_fp);
 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
  * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */

@@ -108,6 +108,7 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
     wanted.can_generate_garbage_collection_events = potential.can_generate_garbage_collection_events;
     wanted.can_get_line_numbers = potential.can_get_line_numbers;
     wanted.can_get_source_file_name = potential.can_get_source_file_name;
+    wanted.can_tag_objects = potential.can_tag_objects; /* the humongous reachability pass */
     jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &wanted);
     if (err == JVMTI_ERROR_NOT_AVAILABLE) {
         hs_error("%s", owned);

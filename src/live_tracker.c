@@ -6,26 +6,19 @@
 #include <string.h>
 #include <time.h>
 
+#include "humongous.h"
 #include "live_table.h"
 #include "log.h"
 #include "sample_table.h"
 
-/* Why humongous objects get a budget. G1 frees a dead humongous object (one of at least
- * half a region) eagerly, at the next young GC, unless something refers to it; its
- * weak-root processing counts a JNI weak ref (and any other reference) as such. A dead
- * tracked humongous object then waits for a concurrent mark: with a weak ref on every
- * sampled humongous object, a churning workload ran 60-75 % more GCs (bench/gc_impact.sh).
- * No kind of reference avoids this, so the harm is bounded instead: at most
- * HUMONGOUS_BUDGET humongous objects are tracked at once. A live tracked object costs
- * nothing extra, only a dead one does, so the budget caps the memory G1 cannot reclaim
- * early at a few regions. Over budget, a humongous sample goes untracked and its weight is
- * extrapolated from its site's tracked samples, like any sample that found no room. */
-#define HUMONGOUS_BUDGET 8
+/* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
+ * a G1 region, so 16k entries cover 8 GB or more of humongous allocation between dumps
+ * before thinning starts. */
+#define HUMONGOUS_CAPACITY 16384
 
 typedef struct hs_live_tracker {
     hs_live_table *table;
-    uint64_t humongous_threshold; /* object size G1 treats as humongous; 0: no such thing */
-    atomic_uint humongous_tracked;
+    hs_humongous *humongous;  /* G1 only: objects tracked without a reference */
     hs_heap_usage *heap;
     jrawMonitorID wake;       /* GC finish -> sweeper; guards stop/running */
     jrawMonitorID sweep_lock; /* sweeper vs. dumps: one walker of the table at a time */
@@ -53,31 +46,14 @@ static int monitor_call(jvmtiError err, const char *what) {
 
 /* --- the hot path -------------------------------------------------------------------- */
 
-static bool is_humongous(const hs_live_tracker *t, uint64_t size) {
-    return t->humongous_threshold != 0 && size > t->humongous_threshold; /* HotSpot: strictly greater */
-}
-
-/* Takes one of the humongous budget's places; false when all are taken. */
-static bool claim_humongous_place(hs_live_tracker *t) {
-    if (atomic_fetch_add_explicit(&t->humongous_tracked, 1, memory_order_relaxed) < HUMONGOUS_BUDGET)
-        return true;
-    atomic_fetch_sub_explicit(&t->humongous_tracked, 1, memory_order_relaxed);
-    return false;
-}
-
-static void release_humongous_place(hs_live_tracker *t) {
-    atomic_fetch_sub_explicit(&t->humongous_tracked, 1, memory_order_relaxed);
-}
-
 /* Stores a weak ref to object in the table; false when there is no room. */
 static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t random,
-                         uint32_t bucket, uint64_t weight_fp, uint8_t level) {
+                         uint32_t bucket, uint32_t epoch, uint64_t weight_fp, uint8_t level) {
     jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
     if (!ref) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return false;
     }
-    uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
     if (hs_live_table_insert(agent->live->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
         (*jni)->DeleteWeakGlobalRef(jni, ref);
         return false;
@@ -86,21 +62,25 @@ static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t 
     return true;
 }
 
-void hs_live_track(hs_agent *agent, JNIEnv *jni, jobject object, uint32_t bucket, uint64_t size,
-                   uint64_t weight_fp) {
+void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
+                   uint64_t size, uint64_t weight_fp) {
     hs_live_tracker *t = agent->live;
     if (!t) return;
     uint64_t random = hs_random_next_shared(&t->random);
     uint8_t level = 0;
-    if (!hs_live_table_admit(t->table, random, &level)) return; /* weight stays with the others */
-    bool humongous = is_humongous(t, size);
-    if ((!humongous || claim_humongous_place(t)) &&
-        track_object(agent, jni, object, random, bucket, weight_fp, level))
-        return;
-    if (humongous) release_humongous_place(t);
-    /* No room (a burst outran the thinning, or the humongous budget is spent): the sample's
-     * weight must not vanish, or its site's live estimate is biased low. The bucket
-     * records it and the dump extrapolates the site from its tracked samples. */
+    bool humongous = hs_humongous_applies(t->humongous, size);
+    bool admitted = humongous ? hs_humongous_admit(t->humongous, random, &level)
+                              : hs_live_table_admit(t->table, random, &level);
+    if (!admitted) return; /* its weight stays with the admitted samples */
+    uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    bool tracked = humongous ? hs_humongous_track(t->humongous, jvmti, object, random, bucket,
+                                                  epoch, weight_fp, level)
+                             : track_object(agent, jni, object, random, bucket, epoch, weight_fp,
+                                            level);
+    if (tracked) return;
+    /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
+     * site's live estimate is biased low. The bucket records it and the dump extrapolates
+     * the site from its tracked samples. */
     hs_sample_table_add_untracked(agent->samples, bucket, weight_fp << level);
     atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
 }
@@ -123,16 +103,10 @@ typedef struct {
     JNIEnv *jni;
 } sweep_context;
 
-/* Deletes an entry's weak ref, giving back its humongous place if it had one. */
 static void release_ref(const hs_live_entry *entry, void *ctx) {
     sweep_context *c = ctx;
-    hs_live_tracker *t = c->agent->live;
     (*c->jni)->DeleteWeakGlobalRef(c->jni, (jweak)entry->ref);
     atomic_fetch_add_explicit(&c->agent->counters.live_deleted, 1, memory_order_relaxed);
-    hs_bucket_snapshot bucket;
-    if (t->humongous_threshold && hs_sample_table_get(c->agent->samples, entry->bucket, &bucket) == 0 &&
-        is_humongous(t, bucket.key.size))
-        release_humongous_place(t);
 }
 
 static hs_live_action remove_if_dead(const hs_live_entry *entry, void *ctx) {
@@ -157,6 +131,7 @@ static void sweep_once(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t e
     sweep_context ctx = {agent, jni};
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
+    if (t->humongous) hs_humongous_maintain(t->humongous);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
         t->history_epoch = epoch;
@@ -228,10 +203,26 @@ static int start_sweeper(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 static void destroy_tracker(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
     if (!t) return;
     if (t->table) hs_live_table_destroy(t->table);
+    hs_humongous_destroy(t->humongous);
     hs_heap_usage_destroy(t->heap, jni);
     if (t->wake) (*jvmti)->DestroyRawMonitor(jvmti, t->wake);
     if (t->sweep_lock) (*jvmti)->DestroyRawMonitor(jvmti, t->sweep_lock);
     free(t);
+}
+
+/* On G1, humongous objects are tracked without references (humongous.h). That needs the
+ * tagging capability for the dump's heap walk; without it they stay untracked (their
+ * bytes then show in the residual site). */
+static hs_humongous *create_humongous(hs_agent *agent, hs_heap_usage *heap, uint64_t seed) {
+    uint64_t threshold = heap ? hs_heap_usage_humongous_threshold(heap) : 0;
+    jvmtiCapabilities caps;
+    if (threshold == 0) return NULL;
+    if ((*agent->jvmti)->GetCapabilities(agent->jvmti, &caps) != JVMTI_ERROR_NONE ||
+        !caps.can_tag_objects) {
+        hs_info("no tagging capability: G1 humongous objects are not tracked for liveness");
+        return NULL;
+    }
+    return hs_humongous_create(threshold, HUMONGOUS_CAPACITY, hs_random_mix64(seed + 1));
 }
 
 static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
@@ -241,7 +232,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     atomic_store(&t->random, seed);
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
-    t->humongous_threshold = t->heap ? hs_heap_usage_humongous_threshold(t->heap) : 0;
+    t->humongous = create_humongous(agent, t->heap, seed);
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {
@@ -280,7 +271,7 @@ typedef struct {
     uint32_t epoch;
 } collect_context;
 
-/* Counts an entry allocated before the last GC whose object is still reachable. */
+/* Counts an entry allocated before the last GC whose object has not been collected. */
 static void add_if_live(const hs_live_entry *entry, void *ctx) {
     collect_context *c = ctx;
     if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
@@ -306,6 +297,10 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
     view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
     collect_context ctx = {jni, view->live_weight, nbuckets, view->epoch};
     hs_live_table_each(t->table, add_if_live, &ctx);
+    if (t->humongous)
+        view->humongous_known = hs_humongous_collect(t->humongous, jvmti, jni, agent->samples,
+                                                     view->epoch, view->live_weight, nbuckets) == 0;
+    view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     hs_heap_usage_read(t->heap, jni, &view->heap);
     copy_history(t, view);
     hs_live_stats stats;

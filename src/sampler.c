@@ -89,7 +89,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
         return;
     }
     atomic_fetch_add_explicit(&agent->counters.samples, 1, memory_order_relaxed);
-    if (agent->live) hs_live_track(agent, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
+    if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,

@@ -177,6 +177,12 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            "site's tracked samples",
                            view->tracked, view->level, 1ULL << view->level,
                            (unsigned long long)untracked);
+    if (view->humongous_tracked || view->humongous_known)
+        hs_profile_add_comment(p,
+                               "G1 humongous objects: %u tracked without references, liveness by "
+                               "a heap walk at this dump%s",
+                               view->humongous_tracked,
+                               view->humongous_known ? "" : " (failed: their liveness is unknown)");
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
         if (h->valid)

@@ -1,0 +1,152 @@
+/* humongous.c: G1 humongous objects tracked by identity hash, judged live by a heap walk
+ * at dump time (see humongous.h for why no reference is held). */
+#include "humongous.h"
+
+#include <stdlib.h>
+
+#include "live_table.h"
+#include "log.h"
+
+/* The tag the heap walk puts on humongous objects; removed right after. */
+#define PRESENT_TAG ((jlong)0x6873687567650001LL)
+
+struct hs_humongous {
+    uint64_t threshold;
+    hs_live_table *table; /* the "ref" of an entry is the object's identity hash */
+};
+
+typedef struct {
+    jint hash;
+    uint64_t size;
+} identity;
+
+hs_humongous *hs_humongous_create(uint64_t threshold, uint32_t capacity, uint64_t seed) {
+    if (threshold == 0) return NULL;
+    hs_humongous *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->threshold = threshold;
+    h->table = hs_live_table_create(capacity, seed);
+    if (!h->table) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hs_humongous_destroy(hs_humongous *h) {
+    if (!h) return;
+    hs_live_table_destroy(h->table);
+    free(h);
+}
+
+bool hs_humongous_applies(const hs_humongous *h, uint64_t size) {
+    return h && size > h->threshold; /* HotSpot: strictly larger than half a region */
+}
+
+bool hs_humongous_admit(hs_humongous *h, uint64_t random, uint8_t *level) {
+    return hs_live_table_admit(h->table, random, level);
+}
+
+bool hs_humongous_track(hs_humongous *h, jvmtiEnv *jvmti, jobject object, uint64_t random,
+                        uint32_t bucket, uint32_t epoch, uint64_t weight_fp, uint8_t level) {
+    jint hash = 0;
+    /* HotSpot never hands out identity hash 0, so a stored hash is never NULL. */
+    if ((*jvmti)->GetObjectHashCode(jvmti, object, &hash) != JVMTI_ERROR_NONE || hash == 0)
+        return false;
+    void *as_ref = (void *)(uintptr_t)(uint32_t)hash;
+    return hs_live_table_insert(h->table, random, as_ref, bucket, epoch, weight_fp, level) >= 0;
+}
+
+void hs_humongous_maintain(hs_humongous *h) {
+    if (hs_live_table_thin_pending(h->table)) hs_live_table_sweep(h->table, NULL, NULL, NULL);
+}
+
+uint32_t hs_humongous_tracked(const hs_humongous *h) {
+    hs_live_stats stats;
+    hs_live_table_stats(h->table, &stats);
+    return stats.occupancy;
+}
+
+/* IterateThroughHeap callback: tags every object above the threshold. */
+static jint JNICALL tag_if_humongous(jlong class_tag, jlong size, jlong *tag_ptr, jint length,
+                                     void *user_data) {
+    (void)class_tag, (void)length;
+    const hs_humongous *h = user_data;
+    if ((uint64_t)size > h->threshold && *tag_ptr == 0) *tag_ptr = PRESENT_TAG;
+    return 0; /* go on */
+}
+
+static int compare_identities(const void *a, const void *b) {
+    const identity *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Identities of the humongous objects in the heap, sorted; the tags are removed again. */
+static identity *present_identities(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jni, jint *count) {
+    jvmtiHeapCallbacks callbacks = {.heap_iteration_callback = tag_if_humongous};
+    jlong tag = PRESENT_TAG;
+    jobject *objects = NULL;
+    *count = 0;
+    jvmtiError err = (*jvmti)->IterateThroughHeap(jvmti, 0, NULL, &callbacks, h);
+    if (err == JVMTI_ERROR_NONE)
+        err = (*jvmti)->GetObjectsWithTags(jvmti, 1, &tag, count, &objects, NULL);
+    if (err != JVMTI_ERROR_NONE) {
+        hs_warn("heap walk for humongous objects failed (JVMTI error %d): their liveness is "
+                "unknown in this profile",
+                err);
+        return NULL;
+    }
+    identity *found = malloc(sizeof *found * (size_t)(*count > 0 ? *count : 1));
+    for (jint i = 0; i < *count; i++) {
+        jint hash = 0;
+        jlong size = 0;
+        (*jvmti)->GetObjectHashCode(jvmti, objects[i], &hash);
+        (*jvmti)->GetObjectSize(jvmti, objects[i], &size);
+        if (found) found[i] = (identity){hash, (uint64_t)size};
+        (*jvmti)->SetTag(jvmti, objects[i], 0);
+        (*jni)->DeleteLocalRef(jni, objects[i]);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)objects);
+    if (found) qsort(found, (size_t)*count, sizeof *found, compare_identities);
+    return found;
+}
+
+typedef struct {
+    const hs_sample_table *samples;
+    const identity *present;
+    size_t npresent;
+    uint32_t epoch;
+    double *live_weight;
+    uint32_t nbuckets;
+} judge_context;
+
+/* Keeps an entry whose object is still in the heap (counting it if it is older than the
+ * last GC), drops the rest. */
+static hs_live_action judge(const hs_live_entry *entry, void *ctx) {
+    judge_context *c = ctx;
+    hs_bucket_snapshot bucket;
+    if (hs_sample_table_get(c->samples, entry->bucket, &bucket) != 0) return HS_LIVE_REMOVE;
+    identity key = {(jint)(uint32_t)(uintptr_t)entry->ref, bucket.key.size};
+    if (!bsearch(&key, c->present, c->npresent, sizeof key, compare_identities))
+        return HS_LIVE_REMOVE;
+    if (entry->epoch < c->epoch && entry->bucket <= c->nbuckets)
+        c->live_weight[entry->bucket] += (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    return HS_LIVE_KEEP;
+}
+
+int hs_humongous_collect(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jni,
+                         const hs_sample_table *samples, uint32_t epoch, double *live_weight,
+                         uint32_t nbuckets) {
+    if (hs_humongous_tracked(h) == 0) return 0; /* nothing to judge: skip the heap walk */
+    jint count = 0;
+    identity *present = present_identities(h, jvmti, jni, &count);
+    if (!present) return -1;
+    judge_context ctx = {samples, present, (size_t)count, epoch, live_weight, nbuckets};
+    uint32_t before = hs_humongous_tracked(h);
+    hs_live_table_sweep(h->table, judge, NULL, &ctx);
+    hs_debug("humongous: %u tracked, %d in the heap, %u tracked ones still there", before,
+             (int)count, hs_humongous_tracked(h));
+    free(present);
+    return 0;
+}
