@@ -24,11 +24,7 @@
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-case "${1:-}" in -h | --help)
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    exit 0
-    ;;
-esac
+print_usage_if_asked "${1:-}"
 
 AGENT=$(find_agent "${1:-}") || exit 1
 RUNS=${RUNS:-7}

@@ -17,6 +17,15 @@ die() {
     exit 1
 }
 
+# For -h/--help: prints the calling script's header comment (its usage) and exits.
+print_usage_if_asked() {
+    case "${1:-}" in -h | --help)
+        sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0
+        ;;
+    esac
+}
+
 note() { echo "# $*" >&2; }
 
 # The JDK the workloads run on: $JAVA_HOME, else Debian's JDK 17, else the one owning javac.
