@@ -37,6 +37,12 @@ void hs_sample_table_destroy(hs_sample_table *table);
  * Returns the bucket index (>= 1), or 0 when the table is full (a drop is counted). */
 uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp);
 
+/* The same, trying bucket index `hint` first (e.g. where the same stack's last sample
+ * went): when it holds key, the hash lookup, a cache miss in a large table, is skipped. Any
+ * hint is safe; a wrong or stale one only costs the normal lookup. */
+uint32_t hs_sample_table_record_hinted(hs_sample_table *table, hs_bucket_key key,
+                                       uint64_t weight_fp, uint32_t hint);
+
 /* Notes that samples of bucket `index` weighing weight_fp were meant for liveness
  * tracking but found no room: the live estimate of the bucket is then extrapolated from
  * its tracked samples. Lock-free; an invalid index is ignored. */

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "big_alloc.h"
+
 #include "hash.h"
 
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
@@ -55,7 +57,7 @@ hs_sample_table *hs_sample_table_create(uint32_t capacity) {
     if (!table) return NULL;
     table->capacity = capacity;
     table->mask = slots - 1;
-    table->slots = calloc(slots, sizeof *table->slots);
+    table->slots = hs_big_calloc(slots, sizeof *table->slots);
     table->buckets = calloc((size_t)capacity + 1, sizeof *table->buckets);
     atomic_init(&table->count, 0);
     atomic_init(&table->dropped, 0);
@@ -68,7 +70,7 @@ hs_sample_table *hs_sample_table_create(uint32_t capacity) {
 
 void hs_sample_table_destroy(hs_sample_table *table) {
     if (!table) return;
-    free(table->slots);
+    hs_big_free(table->slots, table->mask + 1, sizeof *table->slots);
     free(table->buckets);
     free(table);
 }
@@ -104,6 +106,12 @@ static bucket *find_or_insert(hs_sample_table *table, hs_bucket_key key) {
     return NULL; /* unreachable: at most capacity of the 2 * capacity slots get used */
 }
 
+static uint32_t add_sample(hs_sample_table *table, bucket *b, uint64_t weight_fp) {
+    atomic_fetch_add_explicit(&b->samples, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&b->weight_fp, weight_fp, memory_order_relaxed);
+    return (uint32_t)(b - table->buckets);
+}
+
 uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp) {
     if (!table) return 0;
     bucket *b = find_or_insert(table, key);
@@ -111,9 +119,18 @@ uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint6
         atomic_fetch_add_explicit(&table->dropped, 1, memory_order_relaxed);
         return 0;
     }
-    atomic_fetch_add_explicit(&b->samples, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&b->weight_fp, weight_fp, memory_order_relaxed);
-    return (uint32_t)(b - table->buckets);
+    return add_sample(table, b, weight_fp);
+}
+
+uint32_t hs_sample_table_record_hinted(hs_sample_table *table, hs_bucket_key key,
+                                       uint64_t weight_fp, uint32_t hint) {
+    if (table && hint != 0 && hint <= table->capacity) {
+        bucket *b = &table->buckets[hint];
+        /* The key is written before `published` is set (release): acquire, then compare. */
+        if (atomic_load_explicit(&b->published, memory_order_acquire) && key_equals(b->key, key))
+            return add_sample(table, b, weight_fp);
+    }
+    return hs_sample_table_record(table, key, weight_fp);
 }
 
 void hs_sample_table_add_untracked(hs_sample_table *table, uint32_t index, uint64_t weight_fp) {

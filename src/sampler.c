@@ -65,6 +65,16 @@ static void resolve_methods(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, const
         hs_symbols_method(agent->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
 }
 
+/* Adds the sample to its bucket. A site nearly always allocates one class and size, so
+ * the stack remembers its last bucket: the lookup in the large bucket table, a cache and
+ * TLB miss on every sample, is then skipped. */
+static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key) {
+    uint32_t hint = hs_stack_store_hint(agent->stacks, key.stack_id);
+    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, HS_WEIGHT_ONE, hint);
+    if (bucket != 0 && bucket != hint) hs_stack_store_set_hint(agent->stacks, key.stack_id, bucket);
+    return bucket;
+}
+
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
                           jclass klass, jlong size) {
     /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
@@ -83,7 +93,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
         .size = (uint64_t)size,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
-    uint32_t bucket = key.stack_id ? hs_sample_table_record(agent->samples, key, HS_WEIGHT_ONE) : 0;
+    uint32_t bucket = key.stack_id ? record_in_bucket(agent, key) : 0;
     if (bucket == 0) {
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
         return;

@@ -15,6 +15,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "big_alloc.h"
+
 #include "arena.h"
 #include "hash.h"
 
@@ -29,6 +31,7 @@ typedef struct {
     uint32_t id;
     uint32_t depth;
     bool truncated;
+    _Atomic uint32_t hint; /* the caller's word (hs_stack_store_set_hint), 0 until set */
     hs_frame frames[];
 } stack_record;
 
@@ -61,7 +64,7 @@ hs_stack_store *hs_stack_store_create(uint32_t capacity, size_t frame_bytes) {
     if (!store) return NULL;
     store->capacity = capacity;
     store->mask = slots - 1;
-    store->slots = calloc(slots, sizeof *store->slots);
+    store->slots = hs_big_calloc(slots, sizeof *store->slots);
     store->by_id = calloc((size_t)capacity + 1, sizeof *store->by_id);
     store->arena = hs_arena_create(ARENA_CHUNK_SIZE, frame_bytes);
     atomic_init(&store->count, 0);
@@ -75,7 +78,7 @@ hs_stack_store *hs_stack_store_create(uint32_t capacity, size_t frame_bytes) {
 
 void hs_stack_store_destroy(hs_stack_store *store) {
     if (!store) return;
-    free(store->slots);
+    hs_big_free(store->slots, store->mask + 1, sizeof *store->slots);
     free(store->by_id);
     hs_arena_destroy(store->arena);
     free(store);
@@ -156,6 +159,18 @@ const hs_frame *hs_stack_store_get(const hs_stack_store *store, uint32_t id, uin
     if (depth) *depth = rec->depth;
     if (truncated) *truncated = rec->truncated;
     return rec->frames;
+}
+
+uint32_t hs_stack_store_hint(const hs_stack_store *store, uint32_t id) {
+    if (!store || id == 0 || id > store->capacity) return 0;
+    const stack_record *rec = atomic_load_explicit(&store->by_id[id], memory_order_acquire);
+    return rec ? atomic_load_explicit(&rec->hint, memory_order_relaxed) : 0;
+}
+
+void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint32_t hint) {
+    if (!store || id == 0 || id > store->capacity) return;
+    stack_record *rec = atomic_load_explicit(&store->by_id[id], memory_order_acquire);
+    if (rec) atomic_store_explicit(&rec->hint, hint, memory_order_relaxed);
 }
 
 uint32_t hs_stack_store_count(const hs_stack_store *store) {

@@ -56,6 +56,28 @@ static void test_untracked_weight(void) {
     hs_sample_table_destroy(table);
 }
 
+static void test_record_hinted(void) {
+    hs_sample_table *table = hs_sample_table_create(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    uint32_t a = hs_sample_table_record(table, key(1, 1, 16), HS_WEIGHT_ONE);
+    uint32_t b = hs_sample_table_record(table, key(2, 1, 16), HS_WEIGHT_ONE);
+    /* right hint, wrong hint, stale/out-of-range hints: always the key's own bucket */
+    CU_ASSERT_EQUAL(hs_sample_table_record_hinted(table, key(1, 1, 16), HS_WEIGHT_ONE, a), a);
+    CU_ASSERT_EQUAL(hs_sample_table_record_hinted(table, key(1, 1, 16), HS_WEIGHT_ONE, b), a);
+    CU_ASSERT_EQUAL(hs_sample_table_record_hinted(table, key(1, 1, 16), HS_WEIGHT_ONE, 0), a);
+    CU_ASSERT_EQUAL(hs_sample_table_record_hinted(table, key(1, 1, 16), HS_WEIGHT_ONE, 9), a);
+    CU_ASSERT_EQUAL(hs_sample_table_record_hinted(table, key(1, 1, 16), HS_WEIGHT_ONE, 999), a);
+    /* a new key through a hint of another key gets its own new bucket */
+    uint32_t c = hs_sample_table_record_hinted(table, key(3, 1, 16), HS_WEIGHT_ONE, a);
+    CU_ASSERT(c != a && c != b && c != 0);
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, a, &snap), 0);
+    CU_ASSERT_EQUAL(snap.samples, 6);
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, b, &snap), 0);
+    CU_ASSERT_EQUAL(snap.samples, 1);
+    hs_sample_table_destroy(table);
+}
+
 static void test_distinct_keys_distinct_buckets(void) {
     hs_sample_table *table = hs_sample_table_create(16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
@@ -265,6 +287,7 @@ static void test_concurrent_overflow_accounts_for_every_record(void) {
 static CU_TestInfo sample_table_tests[] = {
     {"a bucket accumulates samples and weights", test_accumulates},
     {"untracked weight is kept per bucket", test_untracked_weight},
+    {"a hint never misdirects a sample", test_record_hinted},
     {"distinct keys, distinct buckets", test_distinct_keys_distinct_buckets},
     {"full table returns 0 and counts drops", test_full_table_drops},
     {"8 threads, overlapping keys: totals exact", test_concurrent_totals_exact},

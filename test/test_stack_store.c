@@ -65,6 +65,20 @@ static void test_add_tells_who_stored_the_stack(void) {
     hs_stack_store_destroy(store);
 }
 
+static void test_hints(void) {
+    hs_stack_store *store = hs_stack_store_create(64, 1 << 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(store);
+    hs_frame a[1] = {{METHOD_BASE, 1}};
+    uint32_t id = hs_stack_store_intern(store, a, 1, false);
+    CU_ASSERT_EQUAL(hs_stack_store_hint(store, id), 0);
+    hs_stack_store_set_hint(store, id, 42);
+    CU_ASSERT_EQUAL(hs_stack_store_hint(store, id), 42);
+    hs_stack_store_set_hint(store, id + 1, 7); /* unknown ids: ignored */
+    CU_ASSERT_EQUAL(hs_stack_store_hint(store, id + 1), 0);
+    CU_ASSERT_EQUAL(hs_stack_store_hint(store, 0), 0);
+    hs_stack_store_destroy(store);
+}
+
 static void test_padding_is_ignored(void) {
     /* hs_frame has 4 padding bytes; callers (the sampler rewrites jvmtiFrameInfo in place)
      * leave garbage there. Equal fields must still mean equal stacks. */
@@ -335,6 +349,7 @@ static void test_concurrent_overflow(void) {
 static CU_TestInfo stack_store_tests[] = {
     {"equal stacks share an id", test_equal_stacks_share_an_id},
     {"add tells which call stored the stack", test_add_tells_who_stored_the_stack},
+    {"one hint word per stack", test_hints},
     {"frame padding is ignored", test_padding_is_ignored},
     {"method, bci, depth or truncation: new id", test_any_difference_gives_a_new_id},
     {"get of unknown ids", test_get_unknown_ids},
