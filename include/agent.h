@@ -26,9 +26,10 @@ typedef enum {
     HS_PHASE_STOPPED       /* VMDeath seen (or a fatal setup error): callbacks do nothing */
 } hs_phase;
 
-/* Counters the profile's comments and log=info report. All monotonic. */
+/* Counters the profile's comments and log=info report. All monotonic, all rare: the
+ * count of samples recorded is not kept here but summed from the sample table, so the
+ * hot path never touches a counter line that every thread shares. */
 typedef struct {
-    atomic_uint_fast64_t samples;        /* samples recorded into the profile */
     atomic_uint_fast64_t dropped;        /* samples lost: a table was full */
     atomic_uint_fast64_t stack_errors;   /* GetStackTrace failed */
     atomic_uint_fast64_t truncated;      /* stacks cut at depth= */
@@ -36,6 +37,14 @@ typedef struct {
     atomic_uint_fast64_t live_deleted;   /* weak refs deleted */
     atomic_uint_fast64_t live_untracked; /* admitted samples that found no slot */
 } hs_counters;
+
+/* Callbacks in flight are counted in stripes, each on its own cache line, a thread always
+ * in the same one: with one shared counter, every sample of every thread would bounce that
+ * line between cores. The count is the sum over the stripes. */
+#define HS_IN_FLIGHT_STRIPES 32
+typedef struct {
+    _Alignas(64) atomic_int count;
+} hs_in_flight_stripe;
 
 typedef struct hs_agent {
     JavaVM *vm;
@@ -45,7 +54,7 @@ typedef struct hs_agent {
     time_t start_time;
     int64_t start_nanos;           /* wall clock at load, ns since the epoch */
     atomic_int phase;              /* hs_phase */
-    atomic_int callbacks_in_flight;
+    hs_in_flight_stripe in_flight[HS_IN_FLIGHT_STRIPES]; /* callbacks running, per stripe */
 
     struct hs_stack_store *stacks;
     struct hs_sample_table *samples;
@@ -60,6 +69,9 @@ typedef struct hs_agent {
 
 /* The one agent of this JVM (its phase says whether it is set up). */
 hs_agent *hs_agent_get(void);
+
+/* Callbacks currently inside the agent (sum of the stripes). */
+int hs_agent_callbacks_in_flight(hs_agent *agent);
 
 /* The SampledObjectAlloc callback (sampler.c). */
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,

@@ -54,5 +54,7 @@ uint32_t hs_sample_table_count(const hs_sample_table *table);
  * out. Finds every index that a record has returned. */
 int hs_sample_table_get(const hs_sample_table *table, uint32_t index, hs_bucket_snapshot *out);
 uint64_t hs_sample_table_dropped(const hs_sample_table *table);
+/* Samples recorded in all buckets (walks the table: not for the hot path). */
+uint64_t hs_sample_table_samples(const hs_sample_table *table);
 
 #endif

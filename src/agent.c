@@ -173,9 +173,12 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
 
 /* Stops sampling and waits (bounded) until no callback is inside the tables. */
 static void stop_sampling(hs_agent *agent, jvmtiEnv *jvmti) {
-    atomic_store(&agent->phase, HS_PHASE_STOPPED);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    for (int i = 0; i < 2000 && atomic_load(&agent->callbacks_in_flight) > 0; i++)
+    atomic_store(&agent->phase, HS_PHASE_STOPPED); /* callbacks return at once from now on */
+    check_jvmti(jvmti,
+                (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
+                                                   JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
+                "disabling SampledObjectAlloc");
+    for (int i = 0; i < 2000 && hs_agent_callbacks_in_flight(agent) > 0; i++)
         usleep(1000);
 }
 
@@ -187,7 +190,8 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_write_profile(agent, jni, agent->output_path);
     hs_counters *c = &agent->counters;
     hs_info("samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed",
-            (unsigned long long)atomic_load(&c->samples), (unsigned long long)atomic_load(&c->dropped),
+            (unsigned long long)hs_sample_table_samples(agent->samples),
+            (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
     if (agent->opts.live) hs_live_stop(agent, jni);
 }
@@ -278,6 +282,6 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm) {
     atomic_store(&agent->phase, HS_PHASE_STOPPED);
     /* A callback still inside the tables (a daemon thread caught mid-sample) would read
      * freed memory: leave them to the process exit in that unlikely case. */
-    if (atomic_load(&agent->callbacks_in_flight) == 0) free_tables(agent, NULL);
+    if (hs_agent_callbacks_in_flight(agent) == 0) free_tables(agent, NULL);
     agent->phase = HS_PHASE_UNLOADED;
 }

@@ -98,15 +98,18 @@ static identity *present_identities(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jn
         return NULL;
     }
     identity *found = malloc(sizeof *found * (size_t)(*count > 0 ? *count : 1));
+    int failures = 0;
     for (jint i = 0; i < *count; i++) {
-        jint hash = 0;
+        jint hash = 0; /* stays 0, matching no entry, if the call fails */
         jlong size = 0;
-        (*jvmti)->GetObjectHashCode(jvmti, objects[i], &hash);
-        (*jvmti)->GetObjectSize(jvmti, objects[i], &size);
+        failures += (*jvmti)->GetObjectHashCode(jvmti, objects[i], &hash) != JVMTI_ERROR_NONE;
+        failures += (*jvmti)->GetObjectSize(jvmti, objects[i], &size) != JVMTI_ERROR_NONE;
         if (found) found[i] = (identity){hash, (uint64_t)size};
-        (*jvmti)->SetTag(jvmti, objects[i], 0);
+        failures += (*jvmti)->SetTag(jvmti, objects[i], 0) != JVMTI_ERROR_NONE;
         (*jni)->DeleteLocalRef(jni, objects[i]);
     }
+    if (failures) /* such objects count as collected: their sites' estimates run low */
+        hs_warn("heap walk: %d JVMTI calls failed on humongous objects", failures);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)objects);
     if (found) qsort(found, (size_t)*count, sizeof *found, compare_identities);
     return found;

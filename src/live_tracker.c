@@ -94,8 +94,8 @@ void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti) {
     if (!t) return;
     /* Raw monitors are among the few things a GC callback may use. */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return;
-    (*jvmti)->RawMonitorNotifyAll(jvmti, t->wake);
-    (*jvmti)->RawMonitorExit(jvmti, t->wake);
+    monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
 }
 
 typedef struct {
@@ -136,7 +136,7 @@ static void sweep_once(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t e
         remember_heap(t, jni, epoch);
         t->history_epoch = epoch;
     }
-    (*jvmti)->RawMonitorExit(jvmti, t->sweep_lock);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
 }
 
 /* How often the sweeper checks whether the table needs thinning between GCs. Inserters
@@ -155,7 +155,7 @@ static int wait_for_work(hs_agent *agent, jvmtiEnv *jvmti, uint32_t *seen) {
         if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, THIN_POLL_MS), "wait") != 0)
             t->stop = 1;
     int go_on = !t->stop;
-    (*jvmti)->RawMonitorExit(jvmti, t->wake);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
     *seen = atomic_load(&agent->gc_epoch);
     return go_on;
 }
@@ -169,8 +169,8 @@ static void JNICALL sweeper_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
     while (wait_for_work(agent, jvmti, &seen)) sweep_once(agent, jvmti, jni, seen);
     if ((*jvmti)->RawMonitorEnter(jvmti, t->wake) == JVMTI_ERROR_NONE) {
         t->running = 0;
-        (*jvmti)->RawMonitorNotifyAll(jvmti, t->wake);
-        (*jvmti)->RawMonitorExit(jvmti, t->wake);
+        monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
+        monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
     }
 }
 
@@ -308,7 +308,7 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
     view->level = stats.level;
     view->tracked = stats.occupancy;
     view->gc_name = hs_heap_usage_gc_name(t->heap);
-    (*jvmti)->RawMonitorExit(jvmti, t->sweep_lock);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return 0;
 }
 
@@ -325,10 +325,10 @@ void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni) {
     jvmtiEnv *jvmti = agent->jvmti;
     if (!t || (*jvmti)->RawMonitorEnter(jvmti, t->wake) != JVMTI_ERROR_NONE) return;
     t->stop = 1;
-    (*jvmti)->RawMonitorNotifyAll(jvmti, t->wake);
+    monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
     for (int i = 0; i < 50 && t->running; i++) /* at most ~5 s: never hang the exit */
         (*jvmti)->RawMonitorWait(jvmti, t->wake, 100);
-    (*jvmti)->RawMonitorExit(jvmti, t->wake);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
 }
 
 void hs_live_stop(hs_agent *agent, JNIEnv *jni) {

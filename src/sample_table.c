@@ -138,6 +138,15 @@ void hs_sample_table_add_untracked(hs_sample_table *table, uint32_t index, uint6
     atomic_fetch_add_explicit(&table->buckets[index].untracked_fp, weight_fp, memory_order_relaxed);
 }
 
+uint64_t hs_sample_table_samples(const hs_sample_table *table) {
+    uint64_t total = 0;
+    uint32_t count = hs_sample_table_count(table);
+    for (uint32_t i = 1; i <= count; i++)
+        if (atomic_load_explicit(&table->buckets[i].published, memory_order_acquire))
+            total += atomic_load_explicit(&table->buckets[i].samples, memory_order_relaxed);
+    return total;
+}
+
 uint32_t hs_sample_table_count(const hs_sample_table *table) {
     uint32_t count = table ? atomic_load_explicit(&table->count, memory_order_relaxed) : 0;
     return table && count > table->capacity ? table->capacity : count;

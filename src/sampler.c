@@ -98,8 +98,15 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
         return;
     }
-    atomic_fetch_add_explicit(&agent->counters.samples, 1, memory_order_relaxed);
     if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
+}
+
+/* This thread's in-flight stripe, picked round-robin on its first sample. */
+static atomic_int *in_flight_stripe(hs_agent *agent) {
+    static atomic_uint next_stripe;
+    static _Thread_local int stripe __attribute__((tls_model("initial-exec"))) = -1;
+    if (stripe < 0) stripe = (int)(atomic_fetch_add(&next_stripe, 1) % HS_IN_FLIGHT_STRIPES);
+    return &agent->in_flight[stripe].count;
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
@@ -109,11 +116,12 @@ void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread th
     in_callback = 1;
     hs_agent *agent = hs_agent_get();
     /* Announce ourselves before looking at the phase: VMDeath sets the phase first and
-     * then waits for callbacks_in_flight to drain, so no callback touches the tables
+     * then waits for the callbacks in flight to drain, so no callback touches the tables
      * after the final snapshot started. */
-    atomic_fetch_add(&agent->callbacks_in_flight, 1);
+    atomic_int *in_flight = in_flight_stripe(agent);
+    atomic_fetch_add(in_flight, 1);
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
         record_sample(agent, jvmti, jni, object, klass, size);
-    atomic_fetch_sub(&agent->callbacks_in_flight, 1);
+    atomic_fetch_sub(in_flight, 1);
     in_callback = 0;
 }

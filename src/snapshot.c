@@ -119,7 +119,7 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
     hs_profile_add_comment(p,
                            "samples: %llu recorded, %llu dropped (tables full), %llu stack walks "
                            "failed, %llu stacks truncated at depth=%d",
-                           (unsigned long long)atomic_load(&c->samples),
+                           (unsigned long long)hs_sample_table_samples(agent->samples),
                            (unsigned long long)atomic_load(&c->dropped),
                            (unsigned long long)atomic_load(&c->stack_errors),
                            (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);

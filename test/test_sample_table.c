@@ -35,6 +35,8 @@ static void test_accumulates(void) {
     CU_ASSERT_EQUAL(snap.weight_fp, 4 * HS_WEIGHT_ONE + HS_WEIGHT_ONE / 2);
     CU_ASSERT_EQUAL(hs_sample_table_count(table), 1);
     CU_ASSERT_EQUAL(hs_sample_table_dropped(table), 0);
+    hs_sample_table_record(table, key(4, 7, 24), HS_WEIGHT_ONE);
+    CU_ASSERT_EQUAL(hs_sample_table_samples(table), 4); /* summed over the buckets */
     hs_sample_table_destroy(table);
 }
 
