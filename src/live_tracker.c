@@ -24,7 +24,7 @@ typedef struct hs_live_tracker {
     jrawMonitorID sweep_lock; /* sweeper vs. dumps: one walker of the table at a time */
     int stop;                 /* under wake */
     int running;              /* under wake */
-    _Atomic uint64_t random;  /* shared PRNG state for admission and slot choice */
+    _Atomic uint64_t random;  /* seeds each thread's PRNG (admission and slot choice) */
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* ring, under sweep_lock */
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
@@ -62,11 +62,19 @@ static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t 
     return true;
 }
 
+/* A random draw from this thread's own splitmix64 state, seeded once from the shared one:
+ * a shared state would be an atomic add on one cache line from every thread per sample. */
+static uint64_t next_random(hs_live_tracker *t) {
+    static _Thread_local uint64_t state __attribute__((tls_model("initial-exec")));
+    if (state == 0) state = hs_random_next_shared(&t->random) | 1;
+    return hs_random_next(&state);
+}
+
 void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
                    uint64_t size, uint64_t weight_fp) {
     hs_live_tracker *t = agent->live;
     if (!t) return;
-    uint64_t random = hs_random_next_shared(&t->random);
+    uint64_t random = next_random(t);
     uint8_t level = 0;
     bool humongous = hs_humongous_applies(t->humongous, size);
     bool admitted = humongous ? hs_humongous_admit(t->humongous, random, &level)
