@@ -110,13 +110,8 @@ measure() {
     done
 }
 
-if [ -n "${REPORT:-}" ]; then # only print the tables of an earlier run
-    RESULTS=$REPORT
-    [ -f "$RESULTS" ] || die "no such results file: $RESULTS"
-else
-    RESULTS=$WORK/gc_impact-$(date +%Y%m%d-%H%M%S).tsv
-    measure
-fi
+RESULTS=$(results_file gc_impact) || exit 1
+[ -n "${REPORT:-}" ] || measure # with REPORT=, only print the tables of an earlier run
 
 # --- summary --------------------------------------------------------------------------------
 summarize() {

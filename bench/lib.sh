@@ -26,6 +26,17 @@ print_usage_if_asked() {
     esac
 }
 
+# The results file: with REPORT= an earlier run's (to print its tables again), else a new
+# one named after $1 in $WORK. Call as RESULTS=$(results_file NAME) || exit 1.
+results_file() {
+    if [ -n "${REPORT:-}" ]; then
+        [ -f "$REPORT" ] || die "no such results file: $REPORT"
+        echo "$REPORT"
+    else
+        echo "$WORK/$1-$(date +%Y%m%d-%H%M%S).tsv"
+    fi
+}
+
 note() { echo "# $*" >&2; }
 
 # The JDK the workloads run on: $JAVA_HOME, else Debian's JDK 17, else the one owning javac.

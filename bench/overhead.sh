@@ -160,14 +160,9 @@ measure() {
     done
 }
 
-if [ -n "${REPORT:-}" ]; then # only print the tables of an earlier run
-    RESULTS=$REPORT
-    [ -f "$RESULTS" ] || die "no such results file: $RESULTS"
-else
-    RESULTS=$WORK/overhead-$(date +%Y%m%d-%H%M%S).tsv
-fi
+RESULTS=$(results_file overhead) || exit 1
 SAMPLES=${RESULTS%.tsv}-samples.tsv
-[ -n "${REPORT:-}" ] || measure
+[ -n "${REPORT:-}" ] || measure # with REPORT=, only print the tables of an earlier run
 
 # --- summary --------------------------------------------------------------------------------
 # Prints one workload's table from $SAMPLES and $RESULTS.
