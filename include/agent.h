@@ -33,7 +33,6 @@ typedef struct {
     atomic_uint_fast64_t dropped;        /* samples lost: a table was full */
     atomic_uint_fast64_t stack_errors;   /* GetStackTrace failed */
     atomic_uint_fast64_t truncated;      /* stacks cut at depth= */
-    atomic_uint_fast64_t live_tracked;   /* weak refs created */
     atomic_uint_fast64_t live_deleted;   /* weak refs deleted */
     atomic_uint_fast64_t live_untracked; /* admitted samples that found no slot */
 } hs_counters;

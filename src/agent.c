@@ -14,6 +14,7 @@
 #include "agent.h"
 #include "file_output.h"
 #include "log.h"
+#include "wall_clock.h"
 #include "live_tracker.h"
 #include "profile_output.h"
 #include "sample_table.h"
@@ -50,12 +51,6 @@ static int check_jvmti(jvmtiEnv *jvmti, jvmtiError err, const char *what) {
     return -1;
 }
 
-static int64_t wall_nanos(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* --- startup ----------------------------------------------------------------------- */
 
 /* Parses options, handles help, sets the log level and the output path. */
@@ -79,7 +74,7 @@ static int configure(hs_agent *agent, const char *options) {
     if (agent->opts.format == HS_FORMAT_COLLAPSED && strcmp(agent->opts.file, defaults.file) == 0)
         snprintf(agent->opts.file, sizeof agent->opts.file, "heapsampler-%%p.collapsed");
     agent->start_time = time(NULL);
-    agent->start_nanos = wall_nanos();
+    agent->start_nanos = hs_wall_nanos();
     if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), agent->start_time,
                                agent->output_path, sizeof agent->output_path, err,
                                sizeof err) != 0 ||

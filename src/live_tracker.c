@@ -9,6 +9,7 @@
 #include "humongous.h"
 #include "live_table.h"
 #include "log.h"
+#include "wall_clock.h"
 #include "sample_table.h"
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
@@ -29,12 +30,6 @@ typedef struct hs_live_tracker {
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
 } hs_live_tracker;
-
-static int64_t wall_nanos(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* Raw monitor helpers: a failure here is logged once; the sweeper then just stops. */
 static int monitor_call(jvmtiError err, const char *what) {
@@ -58,7 +53,6 @@ static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t 
         (*jni)->DeleteWeakGlobalRef(jni, ref);
         return false;
     }
-    atomic_fetch_add_explicit(&agent->counters.live_tracked, 1, memory_order_relaxed);
     return true;
 }
 
@@ -128,7 +122,7 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     hs_heap_reading reading;
     hs_heap_usage_read(t->heap, jni, &reading);
     hs_live_history_entry *h = &t->history[t->history_next];
-    *h = (hs_live_history_entry){.time_nanos = wall_nanos(), .epoch = epoch,
+    *h = (hs_live_history_entry){.time_nanos = hs_wall_nanos(), .epoch = epoch,
                                  .used = reading.used_bytes, .valid = reading.valid};
     t->history_next = (t->history_next + 1) % HS_LIVE_HISTORY;
     if (t->history_count < HS_LIVE_HISTORY) t->history_count++;
@@ -236,7 +230,7 @@ static hs_humongous *create_humongous(hs_agent *agent, hs_heap_usage *heap, uint
 static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_live_tracker *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    uint64_t seed = (uint64_t)wall_nanos() ^ (uint64_t)(uintptr_t)t;
+    uint64_t seed = (uint64_t)hs_wall_nanos() ^ (uint64_t)(uintptr_t)t;
     atomic_store(&t->random, seed);
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
@@ -335,7 +329,7 @@ void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni) {
     t->stop = 1;
     monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
     for (int i = 0; i < 50 && t->running; i++) /* at most ~5 s: never hang the exit */
-        (*jvmti)->RawMonitorWait(jvmti, t->wake, 100);
+        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, 100), "wait") != 0) break;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
 }
 
@@ -343,8 +337,10 @@ void hs_live_stop(hs_agent *agent, JNIEnv *jni) {
     hs_live_tracker *t = agent->live;
     jvmtiEnv *jvmti = agent->jvmti;
     if (!t) return;
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
-                                       NULL);
+    jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
+                                                        JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
+    if (err != JVMTI_ERROR_NONE) /* the callback reads agent->live, cleared below: harmless */
+        hs_warn("disabling GarbageCollectionFinish failed (JVMTI error %d)", err);
     if (t->running) { /* the sweeper did not stop in time: leave everything to the exit */
         hs_warn("sweeper thread still busy at exit; weak refs left to the JVM");
         return;
@@ -358,7 +354,7 @@ void hs_live_stop(hs_agent *agent, JNIEnv *jni) {
     /* The leak check the churn test reads: created - deleted == tracked, then all released. */
     hs_info("weak refs: %llu created, %llu deleted, %u tracked at exit; %llu deleted after "
             "release; %llu samples left untracked",
-            (unsigned long long)atomic_load(&c->live_tracked), (unsigned long long)deleted_before,
+            (unsigned long long)stats.inserted, (unsigned long long)deleted_before,
             stats.occupancy, (unsigned long long)atomic_load(&c->live_deleted),
             (unsigned long long)atomic_load(&c->live_untracked));
     agent->live = NULL;

@@ -89,11 +89,14 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     bool new_stack = false;
     hs_bucket_key key = {
         .stack_id = hs_stack_store_add(agent->stacks, &slots[0].frame, count, truncated, &new_stack),
-        .class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass),
         .size = (uint64_t)size,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
-    uint32_t bucket = key.stack_id ? record_in_bucket(agent, key) : 0;
+    uint32_t bucket = 0;
+    if (key.stack_id) { /* else the stack store was full: the sample is dropped */
+        key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
+        bucket = record_in_bucket(agent, key);
+    }
     if (bucket == 0) {
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
         return;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "estimate.h"
+#include "wall_clock.h"
 #include "live_tracker.h"
 #include "ptr_map.h"
 #include "sample_table.h"
@@ -29,12 +30,6 @@ typedef struct {
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
 } builder;
-
-static int64_t now_nanos(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
 static uint32_t pseudo_function(builder *b, uint32_t *cache, const char *name) {
@@ -136,7 +131,7 @@ static int set_header(hs_agent *agent, hs_profile *p, int live) {
              hs_profile_set_default_sample_type(p, live ? "inuse_space" : "alloc_space") == 0 &&
              hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
     p->time_nanos = agent->start_nanos;
-    p->duration_nanos = now_nanos() - agent->start_nanos;
+    p->duration_nanos = hs_wall_nanos() - agent->start_nanos;
     return ok ? 0 : -1;
 }
 
