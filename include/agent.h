@@ -8,7 +8,9 @@
 #define HS_AGENT_H
 
 #include <jvmti.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -23,6 +25,7 @@ typedef enum {
     HS_PHASE_UNLOADED = 0, /* nothing set up */
     HS_PHASE_LOADED,       /* Agent_OnLoad done, waiting for VMInit */
     HS_PHASE_RUNNING,      /* sampling */
+    HS_PHASE_PAUSED,       /* the `stop` command: no sampling until `start` */
     HS_PHASE_STOPPED       /* VMDeath seen (or a fatal setup error): callbacks do nothing */
 } hs_phase;
 
@@ -48,7 +51,9 @@ typedef struct {
 typedef struct hs_agent {
     JavaVM *vm;
     jvmtiEnv *jvmti;
-    hs_options opts;
+    hs_options opts;               /* as given at startup; opts.interval stays the base of the
+                                    * estimates even when `start,interval=` changes sampling */
+    atomic_int_fast64_t sampling_interval; /* the interval the JVM samples at now */
     char output_path[HS_PATH_MAX]; /* file= with %p/%t expanded */
     time_t start_time;
     int64_t start_nanos;           /* wall clock at load, ns since the epoch */
@@ -58,7 +63,10 @@ typedef struct hs_agent {
     struct hs_stack_store *stacks;
     struct hs_sample_table *samples;
     struct hs_symbols *symbols;
-    struct hs_live_tracker *live;  /* NULL when live=false or until VMInit */
+    /* NULL when live=false, until VMInit, and after a safe teardown. Read once per use:
+     * whoever holds an in-flight count may use the tracker it read (see hs_agent_enter). */
+    _Atomic(struct hs_live_tracker *) live;
+    pthread_mutex_t lifecycle_lock; /* serializes VMDeath and the commands of control.c */
 
     atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
     char java_version[64];
@@ -71,6 +79,16 @@ hs_agent *hs_agent_get(void);
 
 /* Callbacks currently inside the agent (sum of the stripes). */
 int hs_agent_callbacks_in_flight(hs_agent *agent);
+
+/* A callback (allocation or GC) announces itself before it reads the phase or the live
+ * tracker, and leaves when it no longer touches them. Teardown changes the phase (or
+ * clears agent->live) first and then waits for the count to reach zero: a callback that
+ * read the old state is counted, one that comes later sees the new state. */
+atomic_int *hs_agent_enter(hs_agent *agent);
+static inline void hs_agent_leave(atomic_int *stripe) { atomic_fetch_sub(stripe, 1); }
+
+/* Waits up to timeout_ms for every callback to leave; true when none is left. */
+bool hs_agent_drain(hs_agent *agent, int timeout_ms);
 
 /* The SampledObjectAlloc callback (sampler.c). */
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,

@@ -12,6 +12,13 @@
 /* 1 / (1 - exp(-avg_size / interval)); 1 when interval <= 0 (every allocation sampled). */
 double hs_unbias_scale(double avg_size, int64_t interval);
 
+/* The weight (HS_WEIGHT_ONE = one sample) of a sample of an object of size bytes taken
+ * while the JVM sampled at interval `sampled_at`, for estimates that scale every sample at
+ * interval `base` (the `start,interval=` command changes the first, never the second):
+ * unbias(size, sampled_at) / unbias(size, base), so the product with the base scale is the
+ * unbiased count at the interval really used. HS_WEIGHT_ONE when the two are equal. */
+uint64_t hs_interval_weight_fp(uint64_t size, int64_t sampled_at, int64_t base);
+
 /* Samples whose liveness was not tracked (the tracking table had no room) stand in for
  * as many tracked ones: a site's live weight is multiplied by offered / tracked weight,
  * weight_fp / (weight_fp - untracked_fp). This ratio estimator is unbiased when a site's

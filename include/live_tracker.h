@@ -11,6 +11,7 @@
 #define HS_LIVE_TRACKER_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "agent.h"
@@ -49,18 +50,37 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 /* GarbageCollectionFinish callback: bumps the epoch, wakes the sweeper. No JNI. */
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti);
 
-/* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp). */
-void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
-                   uint64_t size, uint64_t weight_fp);
+/* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp) in
+ * tracker t, read from agent->live by a caller counted in flight. */
+void hs_live_track(hs_agent *agent, struct hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
+                   jobject object, uint32_t bucket, uint64_t size, uint64_t weight_fp);
 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
  * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */
 int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
+/* The `stop` command, after sampling stopped: deletes every tracked weak ref (the GC then
+ * has none of ours to process). Tracking goes on with the next samples. Returns how many. */
+uint64_t hs_live_release_refs(hs_agent *agent, JNIEnv *jni);
+
+/* What `status` reports of the live heap. */
+typedef struct {
+    uint32_t tracked, capacity, level; /* live table entries, size, thinning level */
+    uint32_t humongous_tracked;
+    const char *gc_name;
+    const char *heap_source;           /* "vmstructs", "gcinfo" or "none" */
+    hs_live_history_entry last_gc;     /* heap after the last GC seen (valid == 0: none) */
+} hs_live_status_info;
+/* 0, or -1 when live tracking is off (out zeroed). */
+int hs_live_status(hs_agent *agent, hs_live_status_info *out);
+
 /* At VMDeath, before the final dump: stops the sweeper thread (bounded wait). */
 void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni);
-/* After the final dump: deletes every weak ref, frees the tracker, logs the ref counts. */
-void hs_live_stop(hs_agent *agent, JNIEnv *jni);
+/* After the final dump: deletes every weak ref, logs the ref counts, and frees the tracker
+ * unless something may still use it: callbacks_drained false (a sampling callback was
+ * still inside when VMDeath stopped waiting), a sweeper that has not exited, or a GC
+ * callback that does not leave in time. Then it stays allocated, and a line says so. */
+void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained);
 
 #endif

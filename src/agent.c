@@ -1,10 +1,11 @@
 /* agent.c: the JVMTI entry points and the agent's lifecycle.
  *
- * Agent_OnLoad (or Agent_OnAttach into a running JVM) parses the options, claims the
- * heap-sampling capability and allocates the tables. VMInit turns sampling on; VMDeath
- * turns it off, waits for callbacks in flight, and writes the profile. Agent_OnUnload
- * frees what is left. Every failure here is one "heapsampler:" line; a failure after
- * startup never takes the application down with it. */
+ * Agent_OnLoad (or a first Agent_OnAttach into a running JVM) parses the options, claims
+ * the heap-sampling capability and allocates the tables. VMInit turns sampling on; VMDeath
+ * turns it off, waits for callbacks in flight, and writes the profile. An Agent_OnAttach
+ * into a JVM where the agent already runs is a command (control.c). Agent_OnUnload frees
+ * what is left. Every failure here is one "heapsampler:" line; a failure after startup
+ * never takes the application down with it, and nothing on the attach path exits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,15 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "control.h"
+#include "faults.h"
 #include "file_output.h"
 #include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "profile_output.h"
 #include "sample_table.h"
+#include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
 
@@ -54,19 +58,20 @@ static int check_jvmti(jvmtiEnv *jvmti, jvmtiError err, const char *what) {
 /* --- startup ----------------------------------------------------------------------- */
 
 /* Parses options, handles help, sets the log level and the output path. */
-static int configure(hs_agent *agent, const char *options) {
+static int configure(hs_agent *agent, const char *options, bool attach) {
     char err[HS_PATH_MAX + 512];
     hs_options_defaults(&agent->opts);
     if (hs_options_parse(options, &agent->opts, err, sizeof err) != 0) {
         hs_error("%s", err);
         return -1;
     }
-    if (agent->opts.help) { /* like `java -help`: print, then exit successfully */
+    if (agent->opts.help) {
         char help[8192];
         hs_options_help(help, sizeof help);
         fputs(help, stdout);
         fflush(stdout);
-        exit(0);
+        if (!attach) exit(0); /* at startup like `java -help`: print, then exit successfully */
+        return -1; /* into a running JVM: the agent is not started, jcmd shows an error */
     }
     hs_log_set_level(agent->opts.log);
     hs_options defaults;
@@ -130,32 +135,9 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     agent->symbols = NULL;
 }
 
-/* Copies a system property into buf ("?" when unavailable). */
-static void read_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len) {
-    char *value = NULL;
-    if ((*jvmti)->GetSystemProperty(jvmti, key, &value) == JVMTI_ERROR_NONE && value) {
-        snprintf(buf, len, "%s", value);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
-    } else {
-        snprintf(buf, len, "?");
-    }
-}
-
 /* Turns sampling on: VMInit, or at once when attached to a running JVM. */
 static void start_sampling(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
-    read_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
-    read_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
-    if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
-        hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
-    if (check_jvmti(jvmti,
-                    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
-                                                       JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
-                    "enabling SampledObjectAlloc") != 0) {
-        hs_error("no allocation samples will be taken; the application runs on unprofiled");
-        atomic_store(&agent->phase, HS_PHASE_STOPPED);
-        return;
-    }
-    atomic_store(&agent->phase, HS_PHASE_RUNNING);
+    if (hs_sampling_begin(agent, jvmti, jni) != 0) return;
     char options[HS_PATH_MAX + 512];
     hs_options_format(&agent->opts, options, sizeof options);
     hs_info("started: %s; profile to %s", options, agent->output_path);
@@ -166,21 +148,10 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     start_sampling(hs_agent_get(), jvmti, jni);
 }
 
-/* Stops sampling and waits (bounded) until no callback is inside the tables. */
-static void stop_sampling(hs_agent *agent, jvmtiEnv *jvmti) {
-    atomic_store(&agent->phase, HS_PHASE_STOPPED); /* callbacks return at once from now on */
-    check_jvmti(jvmti,
-                (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
-                                                   JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
-                "disabling SampledObjectAlloc");
-    for (int i = 0; i < 2000 && hs_agent_callbacks_in_flight(agent) > 0; i++)
-        usleep(1000);
-}
-
-static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
-    hs_agent *agent = hs_agent_get();
-    if (atomic_load(&agent->phase) != HS_PHASE_RUNNING) return;
-    stop_sampling(agent, jvmti);
+static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
+    int phase = atomic_load(&agent->phase);
+    if (phase != HS_PHASE_RUNNING && phase != HS_PHASE_PAUSED) return;
+    bool drained = hs_sampling_end(agent, jvmti);
     if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
     hs_write_profile(agent, jni, agent->output_path);
     hs_counters *c = &agent->counters;
@@ -188,7 +159,14 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
-    if (agent->opts.live) hs_live_stop(agent, jni);
+    if (agent->opts.live) hs_live_stop(agent, jni, drained);
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
+    hs_agent *agent = hs_agent_get();
+    pthread_mutex_lock(&agent->lifecycle_lock); /* a command in progress finishes first */
+    final_dump(agent, jvmti, jni);
+    pthread_mutex_unlock(&agent->lifecycle_lock);
 }
 
 static int register_callbacks(jvmtiEnv *jvmti) {
@@ -208,9 +186,11 @@ static int register_callbacks(jvmtiEnv *jvmti) {
 }
 
 /* Everything up to (not including) turning sampling on. */
-static jint load_agent(JavaVM *vm, const char *options) {
+static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     hs_agent *agent = hs_agent_get();
-    if (configure(agent, options) != 0) return JNI_ERR;
+    if (hs_faults_configure(getenv("HEAPSAMPLER_TEST_FAULTS")) != 0)
+        hs_warn("HEAPSAMPLER_TEST_FAULTS: an item was not understood and is ignored");
+    if (configure(agent, options, attach) != 0) return JNI_ERR;
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
         hs_error("this JVM has no JVMTI 11 environment; heap sampling (JEP 331) needs JDK 11+");
@@ -218,6 +198,7 @@ static jint load_agent(JavaVM *vm, const char *options) {
     }
     agent->vm = vm;
     agent->jvmti = jvmti;
+    atomic_store(&agent->sampling_interval, agent->opts.interval);
     /* The interval is set before any thread exists: the JVM draws each thread's first
      * sampling gap when the thread starts, so setting it at VMInit would leave `main`
      * with a first gap drawn at the default 512 KiB. */
@@ -234,19 +215,17 @@ static jint load_agent(JavaVM *vm, const char *options) {
     return JNI_OK;
 }
 
-/* A second copy of the agent in one JVM is refused: the first one owns the profile. */
-static int already_loaded(const char *options) {
-    static atomic_int loaded;
-    if (atomic_exchange(&loaded, 1) == 0) return 0;
-    hs_warn("agent already loaded in this JVM; ignoring this copy (options '%s')",
-            options ? options : "");
-    return 1;
-}
+/* Set once an Agent_OnLoad or Agent_OnAttach has loaded this copy of the agent. */
+static atomic_int loaded;
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (void)reserved;
-    if (already_loaded(options)) return JNI_OK;
-    jint rc = load_agent(vm, options);
+    if (atomic_exchange(&loaded, 1)) { /* the first copy owns the profile */
+        hs_warn("agent already loaded in this JVM; ignoring this copy (options '%s')",
+                options ? options : "");
+        return JNI_OK;
+    }
+    jint rc = load_agent(vm, options, false);
     if (rc != JNI_OK) return rc;
     jvmtiEnv *jvmti = hs_agent_get()->jvmti;
     return check_jvmti(jvmti,
@@ -254,16 +233,24 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
                        "enabling VMInit") == 0 ? JNI_OK : JNI_ERR;
 }
 
+/* The JNI environment of the attaching thread, or NULL (logged). */
+static JNIEnv *attach_jni(JavaVM *vm) {
+    JNIEnv *jni = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) == JNI_OK && jni) return jni;
+    hs_error("attach: no JNI environment on the attaching thread");
+    return NULL;
+}
+
+/* The JVM calls this for every JVMTI.agent_load of this library: the first one loads the
+ * agent; with the agent loaded (at startup or by an earlier attach), it is a command. */
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved) {
     (void)reserved;
-    if (already_loaded(options)) return JNI_ERR;
-    jint rc = load_agent(vm, options);
-    if (rc != JNI_OK) return rc;
-    JNIEnv *jni = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK) {
-        hs_error("attach: no JNI environment on the attaching thread");
-        return JNI_ERR;
-    }
+    JNIEnv *jni = attach_jni(vm);
+    if (!jni) return JNI_ERR;
+    if (atomic_load(&loaded)) return hs_control_run(hs_agent_get(), jni, options);
+    jint rc = load_agent(vm, options, true);
+    if (rc != JNI_OK) return rc; /* not loaded: a later attach may try again */
+    atomic_store(&loaded, 1);
     hs_agent *agent = hs_agent_get();
     start_sampling(agent, agent->jvmti, jni);
     return JNI_OK;

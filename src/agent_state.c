@@ -4,7 +4,9 @@
  * its phase, whatever has been torn down behind it. */
 #include "agent.h"
 
-static hs_agent the_agent;
+#include "wall_clock.h"
+
+static hs_agent the_agent = {.lifecycle_lock = PTHREAD_MUTEX_INITIALIZER};
 
 hs_agent *hs_agent_get(void) { return &the_agent; }
 
@@ -12,4 +14,21 @@ int hs_agent_callbacks_in_flight(hs_agent *agent) {
     int sum = 0;
     for (int i = 0; i < HS_IN_FLIGHT_STRIPES; i++) sum += atomic_load(&agent->in_flight[i].count);
     return sum;
+}
+
+/* Each thread always uses the same stripe, picked round-robin on its first callback: one
+ * shared counter would bounce its cache line between the cores on every sample. */
+atomic_int *hs_agent_enter(hs_agent *agent) {
+    static atomic_uint next_stripe;
+    static _Thread_local int stripe __attribute__((tls_model("initial-exec"))) = -1;
+    if (stripe < 0) stripe = (int)(atomic_fetch_add(&next_stripe, 1) % HS_IN_FLIGHT_STRIPES);
+    atomic_int *count = &agent->in_flight[stripe].count;
+    atomic_fetch_add(count, 1);
+    return count;
+}
+
+static bool none_in_flight(void *agent) { return hs_agent_callbacks_in_flight(agent) == 0; }
+
+bool hs_agent_drain(hs_agent *agent, int timeout_ms) {
+    return hs_wait_until(none_in_flight, agent, timeout_ms);
 }

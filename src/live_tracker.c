@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "faults.h"
 #include "humongous.h"
 #include "live_table.h"
 #include "log.h"
@@ -21,10 +22,14 @@ typedef struct hs_live_tracker {
     hs_live_table *table;
     hs_humongous *humongous;  /* G1 only: objects tracked without a reference */
     hs_heap_usage *heap;
-    jrawMonitorID wake;       /* GC finish -> sweeper; guards stop/running */
+    jrawMonitorID wake;       /* GC finish -> sweeper; guards stop */
     jrawMonitorID sweep_lock; /* sweeper vs. dumps: one walker of the table at a time */
     int stop;                 /* under wake */
-    int running;              /* under wake */
+    /* Set by the sweeper as its very last access to the tracker: only then may the tracker
+     * (and the monitors the sweeper was using) be freed. A flag the sweeper set under a
+     * monitor and announced with a notify would not do: the sweeper still touches the
+     * monitor while it leaves it. */
+    atomic_int sweeper_exited;
     _Atomic uint64_t random;  /* seeds each thread's PRNG (admission and slot choice) */
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* ring, under sweep_lock */
     uint32_t history_next, history_count;
@@ -42,14 +47,14 @@ static int monitor_call(jvmtiError err, const char *what) {
 /* --- the hot path -------------------------------------------------------------------- */
 
 /* Stores a weak ref to object in the table; false when there is no room. */
-static bool track_object(hs_agent *agent, JNIEnv *jni, jobject object, uint64_t random,
+static bool track_object(hs_live_tracker *t, JNIEnv *jni, jobject object, uint64_t random,
                          uint32_t bucket, uint32_t epoch, uint64_t weight_fp, uint8_t level) {
     jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
     if (!ref) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return false;
     }
-    if (hs_live_table_insert(agent->live->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
+    if (hs_live_table_insert(t->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
         (*jni)->DeleteWeakGlobalRef(jni, ref);
         return false;
     }
@@ -64,10 +69,8 @@ static uint64_t next_random(hs_live_tracker *t) {
     return hs_random_next(&state);
 }
 
-void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
-                   uint64_t size, uint64_t weight_fp) {
-    hs_live_tracker *t = agent->live;
-    if (!t) return;
+void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
+                   jobject object, uint32_t bucket, uint64_t size, uint64_t weight_fp) {
     uint64_t random = next_random(t);
     uint8_t level = 0;
     bool humongous = hs_humongous_applies(t->humongous, size);
@@ -77,7 +80,7 @@ void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object
     uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
     bool tracked = humongous ? hs_humongous_track(t->humongous, jvmti, object, random, bucket,
                                                   epoch, weight_fp, level)
-                             : track_object(agent, jni, object, random, bucket, epoch, weight_fp,
+                             : track_object(t, jni, object, random, bucket, epoch, weight_fp,
                                             level);
     if (tracked) return;
     /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
@@ -92,12 +95,16 @@ void hs_live_track(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti) {
     hs_agent *agent = hs_agent_get();
     atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release);
-    hs_live_tracker *t = agent->live;
-    if (!t) return;
+    /* Counted in flight like a sampling callback, so a teardown that cleared agent->live
+     * waits for us before it frees the tracker we may have read. */
+    atomic_int *in_flight = hs_agent_enter(agent);
+    hs_live_tracker *t = atomic_load(&agent->live);
     /* Raw monitors are among the few things a GC callback may use. */
-    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return;
-    monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
-    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
+    if (t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") == 0) {
+        monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
+        monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
+    }
+    hs_agent_leave(in_flight);
 }
 
 typedef struct {
@@ -128,8 +135,8 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     if (t->history_count < HS_LIVE_HISTORY) t->history_count++;
 }
 
-static void sweep_once(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t epoch) {
-    hs_live_tracker *t = agent->live;
+static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
+                       uint32_t epoch) {
     sweep_context ctx = {agent, jni};
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
@@ -148,8 +155,7 @@ static void sweep_once(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t e
 
 /* Waits for a GC epoch newer than *seen, or for the table to need thinning. Returns 1 to
  * sweep (with *seen updated), 0 to stop. */
-static int wait_for_work(hs_agent *agent, jvmtiEnv *jvmti, uint32_t *seen) {
-    hs_live_tracker *t = agent->live;
+static int wait_for_work(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return 0;
     uint32_t epoch;
     while (!t->stop && (epoch = atomic_load(&agent->gc_epoch)) == *seen &&
@@ -162,40 +168,44 @@ static int wait_for_work(hs_agent *agent, jvmtiEnv *jvmti, uint32_t *seen) {
     return go_on;
 }
 
+typedef struct {
+    hs_agent *agent;
+    hs_live_tracker *tracker;
+} sweeper_args;
+
 static void JNICALL sweeper_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
-    hs_agent *agent = arg;
-    hs_live_tracker *t = agent->live;
+    hs_agent *agent = ((sweeper_args *)arg)->agent;
+    hs_live_tracker *t = ((sweeper_args *)arg)->tracker;
+    free(arg);
     uint32_t seen = 0;
     /* JNI is never called while holding `wake`: a GC triggered by this thread would
      * otherwise wait in the GC callback for a monitor this thread holds. */
-    while (wait_for_work(agent, jvmti, &seen)) sweep_once(agent, jvmti, jni, seen);
-    if ((*jvmti)->RawMonitorEnter(jvmti, t->wake) == JVMTI_ERROR_NONE) {
-        t->running = 0;
-        monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
-        monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
-    }
+    while (wait_for_work(agent, t, jvmti, &seen)) sweep_once(agent, t, jvmti, jni, seen);
+    hs_fault_delay(HS_FAULT_SWEEPER_EXIT);
+    atomic_store(&t->sweeper_exited, 1); /* the last access to t */
 }
 
 /* Starts the sweeper as a JVMTI agent thread (a daemon Java thread running C). */
-static int start_sweeper(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
+static int start_sweeper(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
     jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
     jmethodID init = thread_class ? (*jni)->GetMethodID(jni, thread_class, "<init>",
                                                        "(Ljava/lang/String;)V") : NULL;
     jstring name = init ? (*jni)->NewStringUTF(jni, "heapsampler sweeper") : NULL;
     jobject thread = name ? (*jni)->NewObject(jni, thread_class, init, name) : NULL;
-    if (!thread) {
+    sweeper_args *args = thread ? malloc(sizeof *args) : NULL;
+    if (!args) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         hs_error("cannot create the sweeper thread object");
         return -1;
     }
-    agent->live->running = 1;
-    jvmtiError err = (*jvmti)->RunAgentThread(jvmti, thread, sweeper_main, agent,
+    *args = (sweeper_args){agent, t};
+    jvmtiError err = (*jvmti)->RunAgentThread(jvmti, thread, sweeper_main, args,
                                               JVMTI_THREAD_NORM_PRIORITY);
     (*jni)->DeleteLocalRef(jni, name);
     (*jni)->DeleteLocalRef(jni, thread);
     (*jni)->DeleteLocalRef(jni, thread_class);
     if (err != JVMTI_ERROR_NONE) {
-        agent->live->running = 0;
+        free(args);
         hs_error("RunAgentThread failed (JVMTI error %d)", err);
         return -1;
     }
@@ -244,21 +254,34 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     return t;
 }
 
+/* Unpublishes the tracker and frees it once nothing can still be using it: no callback
+ * in flight (they may have read agent->live before it was cleared) and no sweeper. When
+ * either is late, the tracker is left to the process exit: a leak, never a use after free. */
+static void retire_tracker(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
+                           bool sweeper_gone) {
+    atomic_store(&agent->live, NULL);
+    if (!sweeper_gone || !hs_agent_drain(agent, 2000)) {
+        hs_warn("live tracker left allocated: %s still running after the wait",
+                sweeper_gone ? "a callback was" : "the sweeper thread was");
+        return;
+    }
+    destroy_tracker(t, jvmti, jni);
+}
+
 int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_live_tracker *t = create_tracker(agent, jvmti, jni);
     if (!t) {
         hs_error("cannot set up live-heap tracking (out of memory or no raw monitor)");
         return -1;
     }
-    agent->live = t;
+    atomic_store(&agent->live, t);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-    if (err != JVMTI_ERROR_NONE || start_sweeper(agent, jvmti, jni) != 0) {
+    if (err != JVMTI_ERROR_NONE || start_sweeper(agent, t, jvmti, jni) != 0) {
         if (err != JVMTI_ERROR_NONE) hs_error("enabling GarbageCollectionFinish failed (%d)", err);
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                            JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-        agent->live = NULL;
-        destroy_tracker(t, jvmti, jni);
+        retire_tracker(agent, t, jvmti, jni, true); /* no sweeper was started */
         return -1;
     }
     return 0;
@@ -289,7 +312,7 @@ static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
 }
 
 int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view) {
-    hs_live_tracker *t = agent->live;
+    hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
@@ -319,44 +342,87 @@ void hs_live_view_free(hs_live_view *view) {
     view->live_weight = NULL;
 }
 
-/* --- shutdown --------------------------------------------------------------------------- */
+/* --- stop, and shutdown ------------------------------------------------------------------ */
+
+/* Deletes every weak ref in the table, serialized with the sweeper; returns how many. */
+static uint64_t release_all(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni) {
+    jvmtiEnv *jvmti = agent->jvmti;
+    uint64_t before = atomic_load(&agent->counters.live_deleted);
+    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
+    sweep_context ctx = {agent, jni};
+    hs_live_table_clear(t->table, release_ref, &ctx);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return atomic_load(&agent->counters.live_deleted) - before;
+}
+
+uint64_t hs_live_release_refs(hs_agent *agent, JNIEnv *jni) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    return t ? release_all(agent, t, jni) : 0;
+}
+
+int hs_live_status(hs_agent *agent, hs_live_status_info *out) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    memset(out, 0, sizeof *out);
+    if (!t) return -1;
+    hs_live_stats stats;
+    hs_live_table_stats(t->table, &stats);
+    out->tracked = stats.occupancy;
+    out->capacity = stats.capacity;
+    out->level = stats.level;
+    out->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
+    out->gc_name = hs_heap_usage_gc_name(t->heap);
+    out->heap_source = hs_heap_usage_source(t->heap);
+    jvmtiEnv *jvmti = agent->jvmti;
+    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
+    if (t->history_count > 0)
+        out->last_gc = t->history[(t->history_next + HS_LIVE_HISTORY - 1) % HS_LIVE_HISTORY];
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return 0;
+}
+
+static bool sweeper_exited(void *tracker) {
+    return atomic_load(&((hs_live_tracker *)tracker)->sweeper_exited) != 0;
+}
+
+/* How long the exit waits for the sweeper to finish its last sweep. */
+#define SWEEPER_EXIT_WAIT_MS 5000
 
 void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni) {
     (void)jni;
-    hs_live_tracker *t = agent->live;
+    hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
-    if (!t || (*jvmti)->RawMonitorEnter(jvmti, t->wake) != JVMTI_ERROR_NONE) return;
+    if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return;
     t->stop = 1;
     monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
-    for (int i = 0; i < 50 && t->running; i++) /* at most ~5 s: never hang the exit */
-        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, 100), "wait") != 0) break;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
+    hs_wait_until(sweeper_exited, t, SWEEPER_EXIT_WAIT_MS); /* bounded: never hang the exit */
 }
 
-void hs_live_stop(hs_agent *agent, JNIEnv *jni) {
-    hs_live_tracker *t = agent->live;
+void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained) {
+    hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
     if (!t) return;
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-    if (err != JVMTI_ERROR_NONE) /* the callback reads agent->live, cleared below: harmless */
+    if (err != JVMTI_ERROR_NONE) /* GC callbacks go on: they are counted in flight */
         hs_warn("disabling GarbageCollectionFinish failed (JVMTI error %d)", err);
-    if (t->running) { /* the sweeper did not stop in time: leave everything to the exit */
-        hs_warn("sweeper thread still busy at exit; weak refs left to the JVM");
-        return;
-    }
+    bool sweeper_gone = atomic_load(&t->sweeper_exited) != 0;
+    if (!sweeper_gone) hs_warn("sweeper thread still busy at exit; its weak refs are released now");
     hs_counters *c = &agent->counters;
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
     uint64_t deleted_before = atomic_load(&c->live_deleted);
-    sweep_context ctx = {agent, jni};
-    hs_live_table_clear(t->table, release_ref, &ctx);
+    release_all(agent, t, jni);
     /* The leak check the churn test reads: created - deleted == tracked, then all released. */
     hs_info("weak refs: %llu created, %llu deleted, %u tracked at exit; %llu deleted after "
             "release; %llu samples left untracked",
             (unsigned long long)stats.inserted, (unsigned long long)deleted_before,
             stats.occupancy, (unsigned long long)atomic_load(&c->live_deleted),
             (unsigned long long)atomic_load(&c->live_untracked));
-    agent->live = NULL;
-    destroy_tracker(t, jvmti, jni);
+    if (!callbacks_drained) {
+        hs_warn("a sampling callback was still running at exit; live tracker left allocated");
+        atomic_store(&agent->live, NULL);
+        return;
+    }
+    retire_tracker(agent, t, jvmti, jni, sweeper_gone);
 }

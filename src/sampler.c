@@ -9,6 +9,8 @@
 #include <assert.h>
 
 #include "agent.h"
+#include "estimate.h"
+#include "faults.h"
 #include "live_tracker.h"
 #include "sample_table.h"
 #include "stack_store.h"
@@ -68,9 +70,9 @@ static void resolve_methods(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, const
 /* Adds the sample to its bucket. A site nearly always allocates one class and size, so
  * the stack remembers its last bucket: the lookup in the large bucket table, a cache and
  * TLB miss on every sample, is then skipped. */
-static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key) {
+static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key, uint64_t weight_fp) {
     uint32_t hint = hs_stack_store_hint(agent->stacks, key.stack_id);
-    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, HS_WEIGHT_ONE, hint);
+    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, weight_fp, hint);
     if (bucket != 0 && bucket != hint) hs_stack_store_set_hint(agent->stacks, key.stack_id, bucket);
     return bucket;
 }
@@ -92,24 +94,20 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
         .size = (uint64_t)size,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
+    /* One JVM sample, unless `start,interval=` changed the interval since startup. */
+    int64_t interval = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
+    uint64_t weight_fp = hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval);
     uint32_t bucket = 0;
     if (key.stack_id) { /* else the stack store was full: the sample is dropped */
         key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
-        bucket = record_in_bucket(agent, key);
+        bucket = record_in_bucket(agent, key, weight_fp);
     }
     if (bucket == 0) {
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
         return;
     }
-    if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
-}
-
-/* This thread's in-flight stripe, picked round-robin on its first sample. */
-static atomic_int *in_flight_stripe(hs_agent *agent) {
-    static atomic_uint next_stripe;
-    static _Thread_local int stripe __attribute__((tls_model("initial-exec"))) = -1;
-    if (stripe < 0) stripe = (int)(atomic_fetch_add(&next_stripe, 1) % HS_IN_FLIGHT_STRIPES);
-    return &agent->in_flight[stripe].count;
+    struct hs_live_tracker *live = atomic_load(&agent->live);
+    if (live) hs_live_track(agent, live, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
@@ -118,13 +116,14 @@ void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread th
     if (in_callback) return;
     in_callback = 1;
     hs_agent *agent = hs_agent_get();
-    /* Announce ourselves before looking at the phase: VMDeath sets the phase first and
-     * then waits for the callbacks in flight to drain, so no callback touches the tables
-     * after the final snapshot started. */
-    atomic_int *in_flight = in_flight_stripe(agent);
-    atomic_fetch_add(in_flight, 1);
-    if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
+    /* Announce ourselves before looking at the phase: VMDeath and `stop` set the phase
+     * first and then wait for the callbacks in flight to drain, so no callback touches the
+     * tables after the final snapshot started. */
+    atomic_int *in_flight = hs_agent_enter(agent);
+    if (atomic_load(&agent->phase) == HS_PHASE_RUNNING) {
+        hs_fault_delay(HS_FAULT_CALLBACK);
         record_sample(agent, jvmti, jni, object, klass, size);
-    atomic_fetch_sub(in_flight, 1);
+    }
+    hs_agent_leave(in_flight);
     in_callback = 0;
 }

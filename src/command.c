@@ -1,0 +1,122 @@
+/* command.c: parsing the commands of a running agent (see command.h).
+ *
+ * A command is a word, then key=value items as in the startup options. Each command has
+ * the keys it allows; the items themselves are parsed by the option table over a copy of
+ * the running options, so "start,interval=64k" accepts what interval= accepts at startup
+ * and fails with the same reason. */
+#include "command.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct {
+    const char *word;
+    hs_command_kind kind;
+    const char *keys[3]; /* the option keys it allows, NULL-terminated */
+    const char *usage;
+    const char *description;
+} command_row;
+
+static const command_row command_table[] = {
+    {"dump", HS_CMD_DUMP, {"file", NULL}, "dump[,file=PATTERN]",
+     "write a profile now (of the whole run so far); file= as at startup"},
+    {"start", HS_CMD_START, {"interval", "log", NULL}, "start[,interval=SIZE][,log=LEVEL]",
+     "turn sampling on again after stop, optionally at another interval"},
+    {"stop", HS_CMD_STOP, {NULL}, "stop",
+     "turn sampling off and release every tracked weak reference"},
+    {"status", HS_CMD_STATUS, {"file", NULL}, "status[,file=PATTERN]",
+     "print the agent's state, one fact per line (to the JVM's stdout, or to file=)"},
+    {"help", HS_CMD_HELP, {NULL}, "help", "print this list"},
+};
+
+static const char ACCEPTED[] =
+    "dump[,file=PATTERN], start[,interval=SIZE][,log=LEVEL], stop, status[,file=PATTERN], help";
+
+static int fail(char *err, size_t errlen, const char *text, const char *why) {
+    snprintf(err, errlen, "bad command '%.200s': %s; accepted: %s", text, why, ACCEPTED);
+    return -1;
+}
+
+static const command_row *find_command(const char *word, size_t len) {
+    for (size_t i = 0; i < COUNT_OF(command_table); i++)
+        if (strlen(command_table[i].word) == len && memcmp(command_table[i].word, word, len) == 0)
+            return &command_table[i];
+    return NULL;
+}
+
+static bool key_allowed(const command_row *row, const char *key, size_t len) {
+    for (const char *const *k = row->keys; *k; k++)
+        if (strlen(*k) == len && memcmp(*k, key, len) == 0) return true;
+    return false;
+}
+
+/* True when the items (comma-separated) name key; items are known to be well-formed. */
+static bool items_have_key(const char *items, const char *key) {
+    size_t key_len = strlen(key);
+    for (const char *p = items; *p;) {
+        size_t item_len = strcspn(p, ",");
+        if (item_len > key_len && memcmp(p, key, key_len) == 0 && p[key_len] == '=') return true;
+        p += item_len + (p[item_len] == ',');
+    }
+    return false;
+}
+
+/* Checks every item's key against the command; writes why on failure. */
+static int check_keys(const command_row *row, const char *items, char *why, size_t whylen) {
+    for (const char *p = items; *p;) {
+        size_t item_len = strcspn(p, ",");
+        size_t key_len = strcspn(p, ",=");
+        if (item_len == 0) {
+            snprintf(why, whylen, "empty item");
+            return -1;
+        }
+        if (!key_allowed(row, p, key_len)) {
+            snprintf(why, whylen, "'%.*s' cannot be given to %s%s", (int)(key_len > 64 ? 64 : key_len),
+                     p, row->word, row->keys[0] ? "" : " (it takes nothing)");
+            return -1;
+        }
+        p += item_len + (p[item_len] == ',');
+    }
+    return 0;
+}
+
+int hs_command_parse(const char *text, const hs_options *current, hs_command *cmd, char *err,
+                     size_t errlen) {
+    if (!text || !*text) return fail(err, errlen, "", "no command given");
+    size_t word_len = strcspn(text, ",");
+    const command_row *row = find_command(text, word_len);
+    if (!row) return fail(err, errlen, text, "unknown command");
+    const char *items = text[word_len] == ',' ? text + word_len + 1 : "";
+    if (text[word_len] == ',' && !*items) return fail(err, errlen, text, "empty item");
+    char why[HS_PATH_MAX + 256];
+    if (check_keys(row, items, why, sizeof why) != 0) return fail(err, errlen, text, why);
+
+    hs_command parsed;
+    memset(&parsed, 0, sizeof parsed);
+    parsed.kind = row->kind;
+    parsed.options = *current;
+    parsed.options.help = false;
+    if (*items && hs_options_parse(items, &parsed.options, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s", why); /* the option table's own message names the item */
+        return -1;
+    }
+    parsed.has_file = items_have_key(items, "file");
+    parsed.has_interval = items_have_key(items, "interval");
+    *cmd = parsed;
+    return 0;
+}
+
+size_t hs_command_help(char *buf, size_t len) {
+    size_t need = 0;
+    int n = snprintf(buf, len, "heapsampler commands (jcmd <pid> JVMTI.agent_load <library> "
+                               "'\"<command>\"'):\n");
+    if (n > 0) need += (size_t)n;
+    for (size_t i = 0; i < COUNT_OF(command_table); i++) {
+        n = snprintf(need < len ? buf + need : NULL, need < len ? len - need : 0, "  %-36s %s\n",
+                     command_table[i].usage, command_table[i].description);
+        if (n > 0) need += (size_t)n;
+    }
+    return need;
+}

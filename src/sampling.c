@@ -1,0 +1,102 @@
+/* sampling.c: sampling on and off (see sampling.h). */
+#include "sampling.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "live_tracker.h"
+#include "log.h"
+
+/* Copies a system property into buf ("?" when unavailable). */
+static void read_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len) {
+    char *value = NULL;
+    if ((*jvmti)->GetSystemProperty(jvmti, key, &value) == JVMTI_ERROR_NONE && value) {
+        snprintf(buf, len, "%s", value);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+    } else {
+        snprintf(buf, len, "?");
+    }
+}
+
+static jvmtiError set_event(jvmtiEnv *jvmti, jvmtiEventMode mode) {
+    return (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+}
+
+int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
+    read_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
+    read_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
+    if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
+        hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
+    atomic_store(&agent->phase, HS_PHASE_RUNNING);
+    jvmtiError err = set_event(jvmti, JVMTI_ENABLE);
+    if (err != JVMTI_ERROR_NONE) {
+        atomic_store(&agent->phase, HS_PHASE_STOPPED);
+        hs_error("enabling SampledObjectAlloc failed (JVMTI error %d): no allocation samples will "
+                 "be taken; the application runs on unprofiled", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Event off, then wait for the callbacks that were already inside. */
+static bool switch_off(hs_agent *agent, jvmtiEnv *jvmti, const char *why) {
+    jvmtiError err = set_event(jvmti, JVMTI_DISABLE);
+    if (err != JVMTI_ERROR_NONE) /* the phase alone keeps callbacks out of the tables */
+        hs_warn("disabling SampledObjectAlloc (%s) failed (JVMTI error %d)", why, err);
+    if (hs_agent_drain(agent, HS_DRAIN_TIMEOUT_MS)) return true;
+    hs_warn("%s: a sampling callback is still inside the agent after %d ms; what it "
+            "records may still land in the profile", why, HS_DRAIN_TIMEOUT_MS);
+    return false;
+}
+
+int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, size_t whylen) {
+    int expected = HS_PHASE_RUNNING;
+    if (!atomic_compare_exchange_strong(&agent->phase, &expected, HS_PHASE_PAUSED)) {
+        snprintf(why, whylen, "sampling is not running (%s)", hs_sampling_state_name(agent));
+        return -1;
+    }
+    switch_off(agent, jvmti, "stop");
+    /* A late callback can still add a ref after this; it is released at the next stop
+     * or at exit, like any other. */
+    uint64_t released = hs_live_release_refs(agent, jni);
+    hs_info("sampling stopped; %llu weak refs released", (unsigned long long)released);
+    return 0;
+}
+
+int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
+                       size_t whylen) {
+    if (atomic_load(&agent->phase) != HS_PHASE_PAUSED) {
+        snprintf(why, whylen, "sampling is not stopped (%s)", hs_sampling_state_name(agent));
+        return -1;
+    }
+    jvmtiError err = JVMTI_ERROR_NONE;
+    if (interval != atomic_load(&agent->sampling_interval)) {
+        err = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval);
+        if (err == JVMTI_ERROR_NONE) atomic_store(&agent->sampling_interval, interval);
+    }
+    if (err == JVMTI_ERROR_NONE) {
+        atomic_store(&agent->phase, HS_PHASE_RUNNING);
+        err = set_event(jvmti, JVMTI_ENABLE);
+        if (err != JVMTI_ERROR_NONE) atomic_store(&agent->phase, HS_PHASE_PAUSED);
+    }
+    if (err != JVMTI_ERROR_NONE) {
+        snprintf(why, whylen, "the JVM refused (JVMTI error %d); sampling stays off", err);
+        return -1;
+    }
+    hs_info("sampling started at interval %lld", (long long)interval);
+    return 0;
+}
+
+bool hs_sampling_end(hs_agent *agent, jvmtiEnv *jvmti) {
+    atomic_store(&agent->phase, HS_PHASE_STOPPED); /* callbacks return at once from now on */
+    return switch_off(agent, jvmti, "exit");
+}
+
+const char *hs_sampling_state_name(const hs_agent *agent) {
+    switch (atomic_load(&agent->phase)) {
+    case HS_PHASE_RUNNING: return "running";
+    case HS_PHASE_PAUSED: return "stopped";
+    case HS_PHASE_STOPPED: return "ended";
+    default: return "not started";
+    }
+}
