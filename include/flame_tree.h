@@ -21,6 +21,7 @@
 typedef struct {
     uint32_t parent;   /* HS_FLAME_NO_PARENT for the root */
     uint32_t function; /* index into the profile's functions; UINT32_MAX for the root */
+    uint32_t location; /* the first merged frame's location; UINT32_MAX for the root */
     int64_t line;      /* the frames' line (0 unknown), or HS_FLAME_SEVERAL_LINES */
     int64_t self[HS_PROFILE_MAX_VALUES];  /* samples whose leaf frame is this node */
     int64_t total[HS_PROFILE_MAX_VALUES]; /* this node and everything below it */

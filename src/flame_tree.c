@@ -56,7 +56,8 @@ static int grow_slots(hs_flame_tree *t) {
     return 0;
 }
 
-static uint32_t add_node(hs_flame_tree *t, uint32_t parent, uint32_t function, int64_t line) {
+static uint32_t add_node(hs_flame_tree *t, uint32_t parent, uint32_t function, uint32_t location,
+                         int64_t line) {
     if (t->nnodes == t->cap) {
         if (t->cap > UINT32_MAX / 2 - 1) return HS_FLAME_NO_PARENT;
         uint32_t cap = t->cap ? t->cap * 2 : 256;
@@ -69,12 +70,15 @@ static uint32_t add_node(hs_flame_tree *t, uint32_t parent, uint32_t function, i
     memset(node, 0, sizeof *node);
     node->parent = parent;
     node->function = function;
+    node->location = location;
     node->line = line;
     return t->nnodes++;
 }
 
-/* The child of parent for function at line, created on first sight. */
-static uint32_t child_for(hs_flame_tree *t, uint32_t parent, uint32_t function, int64_t line) {
+/* The child of parent for the location's function, created on first sight. */
+static uint32_t child_for(hs_flame_tree *t, uint32_t parent, const hs_profile *p, uint32_t location) {
+    uint32_t function = p->locations[location].function;
+    int64_t line = p->locations[location].line;
     if ((uint64_t)(t->nnodes + 1) * 2 > t->nslots && grow_slots(t) != 0) return HS_FLAME_NO_PARENT;
     uint32_t slot = find_slot(t, parent, function);
     if (t->slots[slot]) {
@@ -82,7 +86,7 @@ static uint32_t child_for(hs_flame_tree *t, uint32_t parent, uint32_t function, 
         if (node->line != line) node->line = HS_FLAME_SEVERAL_LINES;
         return t->slots[slot] - 1;
     }
-    uint32_t n = add_node(t, parent, function, line);
+    uint32_t n = add_node(t, parent, function, location, line);
     if (n != HS_FLAME_NO_PARENT) t->slots[slot] = n + 1;
     return n;
 }
@@ -97,8 +101,7 @@ static int all_zero(const int64_t *values, uint32_t n) {
 static int add_sample(hs_flame_tree *t, const hs_profile *p, const hs_sample *s) {
     uint32_t node = HS_FLAME_ROOT;
     for (uint32_t i = s->depth; i-- > 0;) {
-        const hs_location *loc = &p->locations[s->locations[i]];
-        node = child_for(t, node, loc->function, loc->line);
+        node = child_for(t, node, p, s->locations[i]);
         if (node == HS_FLAME_NO_PARENT) return -1;
     }
     for (uint32_t v = 0; v < t->nvalues; v++) t->nodes[node].self[v] += s->values[v];
@@ -121,7 +124,7 @@ hs_flame_tree *hs_flame_tree_build(const hs_profile *p) {
     hs_flame_tree *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->nvalues = p->nsample_types;
-    int rc = add_node(t, HS_FLAME_NO_PARENT, UINT32_MAX, 0) == HS_FLAME_ROOT ? 0 : -1;
+    int rc = add_node(t, HS_FLAME_NO_PARENT, UINT32_MAX, UINT32_MAX, 0) == HS_FLAME_ROOT ? 0 : -1;
     for (uint32_t i = 0; i < p->nsamples && rc == 0; i++)
         if (!all_zero(p->samples[i].values, t->nvalues)) rc = add_sample(t, p, &p->samples[i]);
     if (rc != 0) {

@@ -4,11 +4,14 @@
  * into the byte array hs_flamegraph_template (cmake/embed.cmake). This file only writes
  * the profile as JSON in place of the template's PROFILE_MARKER.
  *
- * The JSON keeps the file small for large profiles: the tree's nodes are one flat array
- * of integers, per node [distance to parent, function, line, own value per sample type];
- * the browser sums the totals. Own values are 0 for most nodes (only leaves, the
- * allocated classes, carry them), and parents are usually the node just before, so most
- * nodes cost a handful of bytes plus their line number. */
+ * The JSON keeps the file small for large profiles (a javac profile at a 4k interval
+ * has 600,000 tree nodes): each node is two integers, [distance to its parent, location],
+ * where a location is the profile's (function, line) pair, or nlocations + function for
+ * a node whose merged frames were at several lines. Parents are usually the node just
+ * before. Own values are kept apart, [distance to the previous such node, one value per
+ * sample type], for the few nodes that have any (mostly the leaves, the allocated
+ * classes); the browser sums the totals.
+ */
 #include "html.h"
 
 #include <errno.h>
@@ -200,20 +203,46 @@ static void append_functions(text_buf *b, const hs_profile *p, const unsigned ch
     append_str(b, "]");
 }
 
-static void append_tree(text_buf *b, const hs_flame_tree *t, uint32_t nvalues) {
+static void append_locations(text_buf *b, const hs_profile *p) {
+    append_str(b, ",\"locations\":[");
+    for (uint32_t i = 0; i < p->nlocations; i++) {
+        if (i > 0) append_str(b, ",");
+        append_int(b, p->locations[i].function);
+        append_str(b, ",");
+        append_int(b, p->locations[i].line);
+    }
+    append_str(b, "]");
+}
+
+static int has_values(const hs_flame_node *node, uint32_t nvalues) {
+    for (uint32_t v = 0; v < nvalues; v++)
+        if (node->self[v] != 0) return 1;
+    return 0;
+}
+
+static void append_tree(text_buf *b, const hs_profile *p, const hs_flame_tree *t) {
+    uint32_t nvalues = p->nsample_types, size = hs_flame_tree_size(t);
     append_str(b, ",\"root\":[");
     append_values(b, hs_flame_tree_node(t, HS_FLAME_ROOT)->self, nvalues);
     append_str(b, "],\"nodes\":[");
-    for (uint32_t n = 1; n < hs_flame_tree_size(t); n++) {
+    for (uint32_t n = 1; n < size; n++) {
         const hs_flame_node *node = hs_flame_tree_node(t, n);
         if (n > 1) append_str(b, ",");
         append_int(b, (int64_t)(n - node->parent));
         append_str(b, ",");
-        append_int(b, node->function);
-        append_str(b, ",");
-        append_int(b, node->line);
+        append_int(b, node->line == HS_FLAME_SEVERAL_LINES ? (int64_t)p->nlocations + node->function
+                                                            : (int64_t)node->location);
+    }
+    append_str(b, "],\"values\":[");
+    uint32_t previous = 0;
+    for (uint32_t n = 1; n < size; n++) {
+        const hs_flame_node *node = hs_flame_tree_node(t, n);
+        if (!has_values(node, nvalues)) continue;
+        if (previous > 0) append_str(b, ",");
+        append_int(b, (int64_t)(n - previous));
         append_str(b, ",");
         append_values(b, node->self, nvalues);
+        previous = n;
     }
     append_str(b, "]}");
 }
@@ -233,7 +262,8 @@ int hs_html_encode(const hs_profile *p, char **out, size_t *outlen) {
     append(&b, hs_flamegraph_template, (size_t)(marker - hs_flamegraph_template));
     append_header(&b, p);
     append_functions(&b, p, kinds);
-    append_tree(&b, tree, p->nsample_types);
+    append_locations(&b, p);
+    append_tree(&b, p, tree);
     append_str(&b, marker + strlen(PROFILE_MARKER));
     hs_flame_tree_free(tree);
     free(kinds);

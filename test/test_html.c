@@ -1,7 +1,7 @@
 /* test_html.c: the HTML flame graph encoder (src/html.c): the page's structure, a strict
  * JSON check of the embedded profile, escaping of hostile names, the tree's values as
  * written, and an empty profile. The page's script is tested in a real browser by
- * jtreg/html/HtmlFlameGraphTest.java. */
+ * jtreg/flamegraph/HtmlFlameGraphTest.java. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -202,7 +202,9 @@ static void test_json_escaping(void) {
     hs_profile_free(p);
 }
 
-/* The nodes as written: [distance to parent, function, line, own values...] each. */
+/* The tree as written: locations as (function, line); nodes as [distance to parent,
+ * location or nlocations + function]; own values as [distance to the previous node with
+ * values, one value per sample type]. */
 static void test_tree_values(void) {
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -214,8 +216,9 @@ static void test_tree_values(void) {
     uint32_t main3 = hs_profile_add_location(p, main_fn, 3);
     uint32_t main4 = hs_profile_add_location(p, main_fn, 4);
     uint32_t alloc9 = hs_profile_add_location(p, alloc_fn, 9);
-    /* node 1 Main.main (lines 3, 4), 2 App.alloc:9, 3 byte[] under it, 4 byte[] under
-     * Main.main, 5 [truncated], 6 byte[] under it */
+    /* locations: 0 byte[], 1 [truncated], 2 Main.main:3, 3 Main.main:4, 4 App.alloc:9;
+     * nodes: 1 Main.main (lines 3 and 4: location 5 + function 0), 2 App.alloc:9, 3 byte[]
+     * under it, 4 byte[] under Main.main, 5 [truncated], 6 byte[] under it */
     hs_profile_add_sample(p, (const uint32_t[]){bytes, alloc9, main3}, 3, (const int64_t[]){3, 48}, 16);
     hs_profile_add_sample(p, (const uint32_t[]){bytes, main4}, 2, (const int64_t[]){1, 16}, 16);
     hs_profile_add_sample(p, (const uint32_t[]){bytes, alloc9, main3}, 3, (const int64_t[]){2, 32}, 16);
@@ -228,13 +231,10 @@ static void test_tree_values(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(html);
     char *json = embedded_json(html);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-    assert_contains(json, "\"root\":[1,7],\"nodes\":["
-                          "1,0,-1,0,0,"
-                          "1,1,9,0,0,"
-                          "1,2,0,5,80,"
-                          "3,2,0,1,16,"
-                          "5,3,0,0,0,"
-                          "1,2,0,5,80]");
+    assert_contains(json, "\"locations\":[2,0,3,0,0,3,0,4,1,9]");
+    assert_contains(json, "\"root\":[1,7],"
+                          "\"nodes\":[1,5,1,4,1,0,3,0,5,1,1,0],"
+                          "\"values\":[3,5,80,1,1,16,2,5,80]}");
     assert_contains(json, "\"kinds\":[0,0,1,2]");
     assert_contains(json, "\"files\":[\"Main.java\",\"App.java\",\"\",\"\"]");
     assert_contains(json, "\"samples\":5");
@@ -253,7 +253,8 @@ static void test_empty_profile(void) {
     char *json = embedded_json(html);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
     assert_contains(json, "\"initial\":\"\""); /* no default: the page picks the first */
-    assert_contains(json, "\"names\":[],\"files\":[],\"kinds\":[],\"root\":[0,0],\"nodes\":[]}");
+    assert_contains(json, "\"names\":[],\"files\":[],\"kinds\":[],\"locations\":[],\"root\":[0,0],"
+                          "\"nodes\":[],\"values\":[]}");
     free(json);
     free(html);
 
