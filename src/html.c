@@ -75,7 +75,7 @@ static void append_int(text_buf *b, int64_t v) {
 
 static void append_json_string(text_buf *b, const char *s) {
     if (!s) s = "";
-    char *w = reserve(b, 12 * strlen(s) + 2);
+    char *w = reserve(b, 6 * strlen(s) + 2);
     if (!w) return;
     b->len += hs_json_string(w, s);
     b->data[b->len] = '\0';

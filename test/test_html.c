@@ -162,11 +162,16 @@ static void test_json_escaping(void) {
         "\\u003c!-- \\u0026 \\\\ \\n\\t\\u0001\\u001f\\u2028\\u2029"
         "\xc3\xa9\xf0\x9f\x98\x80"
         "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd!\"";
-    char out[12 * sizeof hostile + 2];
+    _Static_assert(sizeof hostile <= 128, "out holds 6 * 128 + 2 bytes");
+    char out[6 * 128 + 2]; /* room for the longest input below (hostile, worst) */
     size_t n = hs_json_string(out, hostile);
     out[n] = '\0';
     CU_ASSERT_STRING_EQUAL(out, expected);
     CU_ASSERT_EQUAL(hs_json_string(out, ""), 2);
+    char worst[100]; /* every byte escaped to 6: the documented bound is reached */
+    memset(worst, 0xff, sizeof worst - 1);
+    worst[sizeof worst - 1] = '\0';
+    CU_ASSERT_EQUAL(hs_json_string(out, worst), 6 * (sizeof worst - 1) + 2);
     char cut[] = "ab\xe2\x80"; /* a sequence cut short by the end of the string */
     n = hs_json_string(out, cut);
     out[n] = '\0';
