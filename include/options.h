@@ -14,9 +14,16 @@
 
 #define HS_PATH_MAX 4096
 
-typedef enum { HS_FORMAT_PPROF = 0, HS_FORMAT_COLLAPSED } hs_format;
+typedef enum { HS_FORMAT_PPROF = 0, HS_FORMAT_COLLAPSED, HS_FORMAT_HTML } hs_format;
 typedef enum { HS_HEAP_AUTO = 0, HS_HEAP_VMSTRUCTS, HS_HEAP_GCINFO, HS_HEAP_NONE } hs_heap_source;
 typedef enum { HS_SCALE_RESIDUAL = 0, HS_SCALE_PROPORTIONAL } hs_live_scale;
+/* collapsed=: the one metric format=collapsed writes (the pprof sample type's name). */
+typedef enum {
+    HS_METRIC_ALLOC_SPACE = 0,
+    HS_METRIC_ALLOC_OBJECTS,
+    HS_METRIC_INUSE_SPACE,
+    HS_METRIC_INUSE_OBJECTS
+} hs_metric;
 
 typedef struct {
     int64_t interval;            /* interval=: mean bytes between samples; 0 = every allocation */
@@ -24,12 +31,17 @@ typedef struct {
     hs_log_level log;            /* log=error|warn|info|debug */
     bool help;                   /* help: print the options and exit */
     int32_t depth;               /* depth=: max frames per stack, 1..2048 */
-    hs_format format;            /* format=pprof|collapsed */
+    hs_format format;            /* format=pprof|collapsed|html */
     bool live;                   /* live=true|false: track liveness of sampled objects */
     int64_t track;               /* track=: capacity of the live tracking table */
     hs_heap_source heap_source;  /* heap_source=auto|vmstructs|gcinfo|none */
     hs_live_scale live_scale;    /* live_scale=residual|proportional */
+    /* format=collapsed / format=html */
+    hs_metric collapsed;         /* collapsed=alloc_space|alloc_objects|inuse_space|inuse_objects */
 } hs_options;
+
+/* "alloc_space" etc.: the pprof sample type a metric is written as. */
+const char *hs_metric_name(hs_metric metric);
 
 /* Fills every field with its documented default. */
 void hs_options_defaults(hs_options *opts);

@@ -52,7 +52,7 @@ mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
 
 # Tests see only the environment variables passed with -e: tell them where go is, for the
-# checks that read profiles with go tool pprof.
+# checks that read profiles with go tool pprof ...
 go_bin=$(command -v go || true)
 if [ -z "$go_bin" ] && [ -x /usr/lib/go/bin/go ]; then
     go_bin=/usr/lib/go/bin/go
@@ -60,6 +60,11 @@ fi
 env_args=()
 if [ -n "$go_bin" ]; then
     env_args+=("-e:HEAPSAMPLER_TEST_GO=$go_bin")
+fi
+# ... and where chromium is, for the HTML flame graph test.
+chromium_bin=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chromium_bin" ]; then
+    env_args+=("-e:HEAPSAMPLER_TEST_CHROMIUM=$chromium_bin")
 fi
 
 # Tests named on the command line replace the default of the whole suite.

@@ -76,8 +76,13 @@ static int configure(hs_agent *agent, const char *options, bool attach) {
     hs_log_set_level(agent->opts.log);
     hs_options defaults;
     hs_options_defaults(&defaults);
-    if (agent->opts.format == HS_FORMAT_COLLAPSED && strcmp(agent->opts.file, defaults.file) == 0)
-        snprintf(agent->opts.file, sizeof agent->opts.file, "heapsampler-%%p.collapsed");
+    static const char *const default_file_of_format[] = {
+        [HS_FORMAT_COLLAPSED] = "heapsampler-%p.collapsed",
+        [HS_FORMAT_HTML] = "heapsampler-%p.html",
+    };
+    const char *format_file = default_file_of_format[agent->opts.format];
+    if (format_file && strcmp(agent->opts.file, defaults.file) == 0)
+        snprintf(agent->opts.file, sizeof agent->opts.file, "%s", format_file);
     agent->start_time = time(NULL);
     agent->start_nanos = hs_wall_nanos();
     if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), agent->start_time,

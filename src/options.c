@@ -134,10 +134,12 @@ static int parse_bounded(const char *value, bool allow_suffix, int64_t min, int6
 /* ---- Named values (enums and booleans) ------------------------------------------------ */
 
 static const char *const LOG_NAMES[] = {"error", "warn", "info", "debug"};
-static const char *const FORMAT_NAMES[] = {"pprof", "collapsed"};
+static const char *const FORMAT_NAMES[] = {"pprof", "collapsed", "html"};
 static const char *const BOOL_NAMES[] = {"false", "true"};
 static const char *const HEAP_SOURCE_NAMES[] = {"auto", "vmstructs", "gcinfo", "none"};
 static const char *const LIVE_SCALE_NAMES[] = {"residual", "proportional"};
+static const char *const METRIC_NAMES[] = {"alloc_space", "alloc_objects", "inuse_space",
+                                           "inuse_objects"};
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -359,6 +361,28 @@ static const char *show_live_scale(const hs_options *opts, char *scratch, size_t
     return choice_name(LIVE_SCALE_NAMES, COUNT_OF(LIVE_SCALE_NAMES), (int)opts->live_scale);
 }
 
+/* format=collapsed / format=html */
+const char *hs_metric_name(hs_metric metric) {
+    return choice_name(METRIC_NAMES, COUNT_OF(METRIC_NAMES), (int)metric);
+}
+
+static int parse_collapsed(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, METRIC_NAMES, COUNT_OF(METRIC_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->collapsed = (hs_metric)index;
+    return 0;
+}
+
+static const char *show_collapsed(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return hs_metric_name(opts->collapsed);
+}
+
+static bool is_inuse_metric(hs_metric metric) {
+    return metric == HS_METRIC_INUSE_SPACE || metric == HS_METRIC_INUSE_OBJECTS;
+}
+
 /* ---- The table ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -386,9 +410,9 @@ static const option_row option_table[] = {
     {"depth", "64", "a whole number of frames from 1 to 2048",
      "maximum number of frames kept per stack; deeper stacks are truncated", parse_depth,
      show_depth},
-    {"format", "pprof", "pprof, collapsed",
-     "output format: gzipped pprof, or collapsed stacks (text, for flame graphs)", parse_format,
-     show_format},
+    {"format", "pprof", "pprof, collapsed, html",
+     "output format: gzipped pprof, collapsed stacks (text, for flame graphs), or a "
+     "self-contained HTML flame graph", parse_format, show_format},
     {"live", "true", "true, false",
      "track which sampled objects are still alive, for the live heap profile", parse_live,
      show_live},
@@ -403,6 +427,10 @@ static const option_row option_table[] = {
     {"live_scale", "residual", "residual, proportional",
      "how the live estimate is fitted to the measured heap size", parse_live_scale,
      show_live_scale},
+    /* format=collapsed / format=html */
+    {"collapsed", "alloc_space", "alloc_space, alloc_objects, inuse_space, inuse_objects",
+     "the metric format=collapsed writes (inuse_* need live=true)", parse_collapsed,
+     show_collapsed},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)
@@ -487,6 +515,17 @@ static int parse_item(const char *item, size_t item_len, hs_options *opts, bool 
     return 0;
 }
 
+/* Options that are each valid but contradict each other. */
+static int check_combination(const hs_options *opts, char *err, size_t errlen) {
+    if (!opts->live && is_inuse_metric(opts->collapsed)) { /* format=collapsed / format=html */
+        char item[64];
+        int n = snprintf(item, sizeof item, "collapsed=%s", hs_metric_name(opts->collapsed));
+        return reject(item, (size_t)n, "an in-use metric needs live=true (live=false was given)",
+                      "alloc_space, alloc_objects with live=false", err, errlen);
+    }
+    return 0;
+}
+
 int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errlen) {
     if (errlen > 0) err[0] = '\0';
     if (text == NULL || text[0] == '\0') return 0;
@@ -500,6 +539,7 @@ int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errle
         if (item[item_len] == '\0') break;
         item += item_len + 1; /* a trailing comma leaves an empty last item: rejected */
     }
+    if (check_combination(&parsed, err, errlen) != 0) return -1;
     *opts = parsed;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* profile_output.c: snapshot, encode (pprof or collapsed), write atomically. */
+/* profile_output.c: snapshot, encode (pprof, collapsed or html), write atomically. */
 #include "profile_output.h"
 
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 
 #include "collapsed.h"
 #include "file_output.h"
+#include "html.h"
 #include "log.h"
 #include "pprof.h"
 #include "snapshot.h"
@@ -20,16 +21,32 @@ static int encode_pprof(const hs_profile *p, uint8_t **out, size_t *len) {
     return rc;
 }
 
-/* Encodes the profile's default sample type as collapsed stacks. */
-static int encode_collapsed(const hs_profile *p, uint8_t **out, size_t *len) {
+/* Encodes the collapsed= metric as collapsed stacks (options.c made sure the profile
+ * has it: in-use metrics need live=true). */
+static int encode_collapsed(const hs_profile *p, hs_metric metric, uint8_t **out, size_t *len) {
+    const char *wanted = hs_metric_name(metric);
     uint32_t value = 0;
-    for (uint32_t i = 0; i < p->nsample_types; i++)
-        if (p->default_sample_type && strcmp(p->sample_types[i].type, p->default_sample_type) == 0)
-            value = i;
+    while (value < p->nsample_types && strcmp(p->sample_types[value].type, wanted) != 0) value++;
     char *text = NULL;
     if (hs_collapsed_encode(p, value, &text, len) != 0) return -1;
     *out = (uint8_t *)text;
     return 0;
+}
+
+static int encode_html(const hs_profile *p, uint8_t **out, size_t *len) {
+    char *text = NULL;
+    if (hs_html_encode(p, &text, len) != 0) return -1;
+    *out = (uint8_t *)text;
+    return 0;
+}
+
+static int encode(const hs_options *opts, const hs_profile *p, uint8_t **out, size_t *len) {
+    switch (opts->format) {
+    case HS_FORMAT_COLLAPSED: return encode_collapsed(p, opts->collapsed, out, len);
+    case HS_FORMAT_HTML: return encode_html(p, out, len);
+    case HS_FORMAT_PPROF: break;
+    }
+    return encode_pprof(p, out, len);
 }
 
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
@@ -40,8 +57,7 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
     }
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = agent->opts.format == HS_FORMAT_COLLAPSED ? encode_collapsed(profile, &bytes, &len)
-                                                       : encode_pprof(profile, &bytes, &len);
+    int rc = encode(&agent->opts, profile, &bytes, &len);
     uint32_t nsamples = profile->nsamples;
     hs_profile_free(profile);
     if (rc != 0) {

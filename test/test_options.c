@@ -10,13 +10,13 @@
 #define INTERVAL_ACCEPTED \
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
-    "interval, file, log, help, depth, format, live, track, heap_source, live_scale"
+    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
-    "track=65536,heap_source=auto,live_scale=residual"
+    "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -183,6 +183,31 @@ static void test_depth_values(void) {
 static void test_format_values(void) {
     CU_ASSERT_EQUAL(parse_ok("format=pprof").format, HS_FORMAT_PPROF);
     CU_ASSERT_EQUAL(parse_ok("format=collapsed").format, HS_FORMAT_COLLAPSED);
+    CU_ASSERT_EQUAL(parse_ok("format=html").format, HS_FORMAT_HTML);
+}
+
+static void test_collapsed_values(void) {
+    CU_ASSERT_EQUAL(parse_ok("collapsed=alloc_space").collapsed, HS_METRIC_ALLOC_SPACE);
+    CU_ASSERT_EQUAL(parse_ok("collapsed=alloc_objects").collapsed, HS_METRIC_ALLOC_OBJECTS);
+    CU_ASSERT_EQUAL(parse_ok("collapsed=inuse_space").collapsed, HS_METRIC_INUSE_SPACE);
+    CU_ASSERT_EQUAL(parse_ok("collapsed=inuse_objects").collapsed, HS_METRIC_INUSE_OBJECTS);
+    CU_ASSERT_EQUAL(parse_ok("live=false,collapsed=alloc_objects").collapsed,
+                    HS_METRIC_ALLOC_OBJECTS);
+    CU_ASSERT_STRING_EQUAL(hs_metric_name(HS_METRIC_INUSE_OBJECTS), "inuse_objects");
+}
+
+/* An in-use metric without live tracking is refused at startup, whatever the order. */
+static void test_reject_inuse_metric_without_live(void) {
+    static const char expected[] =
+        "bad option 'collapsed=inuse_space': an in-use metric needs live=true (live=false was "
+        "given); accepted: alloc_space, alloc_objects with live=false";
+    expect_rejection("live=false,collapsed=inuse_space", expected);
+    expect_rejection("collapsed=inuse_space,format=collapsed,live=false", expected);
+    expect_rejection("live=false,collapsed=inuse_objects",
+                     "bad option 'collapsed=inuse_objects': an in-use metric needs live=true "
+                     "(live=false was given); accepted: alloc_space, alloc_objects with live=false");
+    expect_rejection("collapsed=live_space", "bad option 'collapsed=live_space': unknown value; "
+                     "accepted: alloc_space, alloc_objects, inuse_space, inuse_objects");
 }
 
 static void test_live_values(void) {
@@ -350,7 +375,7 @@ static void test_reject_track(void) {
 }
 
 static void test_reject_named_values(void) {
-    expect_rejection("format=json", "bad option 'format=json': unknown value; accepted: pprof, collapsed");
+    expect_rejection("format=json", "bad option 'format=json': unknown value; accepted: pprof, collapsed, html");
     expect_rejection("log=verbose",
                      "bad option 'log=verbose': unknown value; accepted: error, warn, info, debug");
     /* values are case-sensitive too */
@@ -360,7 +385,7 @@ static void test_reject_named_values(void) {
                      "bad option 'heap_source=jmx': unknown value; accepted: auto, vmstructs, gcinfo, none");
     expect_rejection("live_scale=linear",
                      "bad option 'live_scale=linear': unknown value; accepted: residual, proportional");
-    expect_rejection("format=", "bad option 'format=': empty value; accepted: pprof, collapsed");
+    expect_rejection("format=", "bad option 'format=': empty value; accepted: pprof, collapsed, html");
 }
 
 static void test_reject_file(void) {
@@ -420,7 +445,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"interval", "512k"}, {"file", "heapsampler-%p.pb.gz"}, {"log", "warn"},
         {"help", "off"},      {"depth", "64"},                  {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
-        {"live_scale", "residual"},
+        {"live_scale", "residual"}, {"collapsed", "alloc_space"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -498,7 +523,7 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options_format(&opts, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
-                                 "live_scale=residual");
+                                 "live_scale=residual,collapsed=alloc_space");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -529,6 +554,7 @@ void register_tests(void) {
         {"track values", test_track_values},
         {"heap_source values", test_heap_source_values},
         {"live_scale values", test_live_scale_values},
+        {"collapsed values", test_collapsed_values},
         {"all options together", test_all_options_together},
         CU_TEST_INFO_NULL,
     };
@@ -551,6 +577,7 @@ void register_tests(void) {
         {"file too long, item abbreviated", test_reject_file_too_long_abbreviates_the_item},
         {"failure leaves options untouched", test_failure_leaves_options_untouched},
         {"error buffer is bounded", test_error_buffer_is_bounded},
+        {"in-use metric without live", test_reject_inuse_metric_without_live},
         CU_TEST_INFO_NULL,
     };
     static CU_TestInfo output[] = {

@@ -35,7 +35,10 @@ public class BadOptionsTest {
             new Case("interval", "interval"),                     // value missing
             new Case("help=yes", "help=yes"),                     // a flag takes no value
             new Case("file=out-%q.pb.gz", "file=out-%q.pb.gz"),   // unknown escape
-            new Case("interval=4k,log=info,bogus", "bogus"));     // bad item after good ones
+            new Case("interval=4k,log=info,bogus", "bogus"),      // bad item after good ones
+            new Case("collapsed=bytes", "collapsed=bytes"),
+            // an in-use metric without live tracking, whatever the order
+            new Case("collapsed=inuse_space,live=false", "collapsed=inuse_space"));
 
     public static void main(String[] args) throws Exception {
         goodOptionsAreAccepted();
@@ -45,7 +48,8 @@ public class BadOptionsTest {
     /** The control: every option with a valid, non-default value. */
     static void goodOptionsAreAccepted() throws Exception {
         String options = "interval=1k,file=ok-%p-%t-%%.txt,log=error,depth=8,format=collapsed,"
-                + "live=false,track=1k,heap_source=none,live_scale=proportional";
+                + "live=false,track=1k,heap_source=none,live_scale=proportional,"
+                + "collapsed=alloc_objects";
         AgentRunner.Result r = AgentRunner.withAgent(options).label("good-options")
                 .run("ExitWith", "0");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains(ExitWith.MARKER);

@@ -1,0 +1,132 @@
+/*
+ * @test
+ * @summary format=html writes one self-contained HTML flame graph (default name
+ *          heapsampler-<pid>.html) that headless Chromium renders from the local file:
+ *          the workload's sites are drawn as frames; the URL fragment's metric switches
+ *          between allocated and live bytes (the garbage-only site is drawn for the first
+ *          and not for the second); a search highlights exactly the matching frames; a
+ *          screenshot is not blank. Skipped only when chromium is absent.
+ * @library /lib
+ * @build FlameWorkload
+ * @run driver HtmlFlameGraphTest
+ */
+import heapsampler.AgentRunner;
+import heapsampler.Chromium;
+
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+
+public class HtmlFlameGraphTest {
+    static final String KEEP_NODES = "FlameWorkload.keepNodes";
+    static final String KEEP_CAFE = "FlameWorkload.keepCaf\u00e9";
+    static final String DROP = "FlameWorkload.dropGarbage";
+    /** A frame the page drew: <div class="f ..." ...>name</div>. */
+    static final Pattern FRAME = Pattern.compile("<div class=\"(f(?: [a-z]+)*)\"[^>]*>([^<]*)</div>");
+
+    record Frame(String cls, String name) {
+        boolean hit() {
+            return cls.contains("hit");
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path chromium = Chromium.require();
+        AgentRunner.Result r = AgentRunner.withAgent("interval=64k,format=html")
+                .jvmFlags("-Xmx256m").label("html").run("FlameWorkload");
+        r.assertNoCrash().assertExitCode(0).assertStdoutContains("FlameWorkload: done");
+        Path page = r.file("heapsampler-" + pidOf(r) + ".html");
+        check(Files.isRegularFile(page), "no " + page.getFileName() + " (format=html's default name)");
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        System.out.println(page.getFileName() + ": " + html.length() + " bytes");
+        check(html.startsWith("<!DOCTYPE html>"), "not an HTML page");
+        check(!html.contains("http://") && !html.contains("https://"), "the page refers to the network");
+
+        List<Frame> alloc = frames(Chromium.dumpDom(chromium, page, "metric=alloc_space"), "alloc_space");
+        for (String site : List.of(KEEP_NODES, KEEP_CAFE, DROP, "byte[]", "FlameWorkload$Node")) {
+            check(names(alloc).contains(site), "alloc_space: no frame named " + site + " in " + names(alloc));
+        }
+        List<Frame> inuse = frames(Chromium.dumpDom(chromium, page, "metric=inuse_space"), "inuse_space");
+        check(names(inuse).contains(KEEP_NODES) && names(inuse).contains(KEEP_CAFE),
+                "inuse_space: the kept sites are not drawn: " + names(inuse));
+        check(!names(inuse).contains(DROP), "inuse_space: the garbage-only site is drawn");
+
+        List<Frame> search = frames(Chromium.dumpDom(chromium, page, "metric=alloc_space&search=keep"),
+                "alloc_space");
+        Set<String> hits = new HashSet<>();
+        for (Frame f : search) {
+            if (f.hit()) hits.add(f.name());
+        }
+        check(hits.equals(Set.of(KEEP_NODES, KEEP_CAFE)), "search=keep highlighted " + hits);
+
+        checkNotBlank(Chromium.screenshot(chromium, page, "metric=alloc_space"));
+    }
+
+    static long pidOf(AgentRunner.Result r) {
+        Matcher m = Pattern.compile("profile to heapsampler-(\\d+)\\.html").matcher(
+                String.join("\n", r.agentLines()) + r.stderr);
+        if (m.find()) return Long.parseLong(m.group(1));
+        try (var files = Files.list(r.dir)) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.matches("heapsampler-\\d+\\.html"))
+                    .map(n -> Long.parseLong(n.replaceAll("\\D", ""))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no heapsampler-<pid>.html in " + r.dir));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The frames drawn in a dumped DOM; checks the page shows the metric asked for. */
+    static List<Frame> frames(String dom, String metric) {
+        check(dom.contains("data-metric=\"" + metric + "\""), "the page does not show " + metric
+                + ":\n" + dom.substring(0, Math.min(dom.length(), 3000)));
+        List<Frame> frames = new ArrayList<>();
+        Matcher m = FRAME.matcher(dom);
+        while (m.find()) frames.add(new Frame(m.group(1), unescape(m.group(2))));
+        System.out.println(metric + ": " + frames.size() + " frames drawn");
+        check(frames.size() > 5, metric + ": no frames drawn");
+        return frames;
+    }
+
+    static Set<String> names(List<Frame> frames) {
+        Set<String> names = new HashSet<>();
+        for (Frame f : frames) names.add(f.name());
+        return names;
+    }
+
+    static String unescape(String text) {
+        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+                .replace("&nbsp;", "\u00a0").replace("&amp;", "&");
+    }
+
+    /** Most of a drawn flame graph is coloured boxes: many colours, much non-white. */
+    static void checkNotBlank(Path png) throws Exception {
+        BufferedImage image = ImageIO.read(png.toFile());
+        check(image != null, "cannot read " + png);
+        Set<Integer> colours = new HashSet<>();
+        long coloured = 0, pixels = (long) image.getWidth() * image.getHeight();
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int rgb = image.getRGB(x, y) & 0xffffff;
+                colours.add(rgb);
+                int r = rgb >> 16, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 40) coloured++;
+            }
+        }
+        System.out.println(png + ": " + colours.size() + " colours, " + coloured + " of "
+                + pixels + " pixels coloured");
+        check(colours.size() >= 20 && coloured > pixels / 50, "the screenshot looks blank: " + png);
+    }
+
+    static void check(boolean ok, String message) {
+        if (!ok) throw new AssertionError(message);
+    }
+}
