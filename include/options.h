@@ -29,6 +29,7 @@ typedef struct {
     int64_t track;               /* track=: capacity of the live tracking table */
     hs_heap_source heap_source;  /* heap_source=auto|vmstructs|gcinfo|none */
     hs_live_scale live_scale;    /* live_scale=residual|proportional */
+    int64_t memory;              /* memory=: bytes the agent's tables may use at most */
 } hs_options;
 
 /* Fills every field with its documented default. */

@@ -9,7 +9,10 @@
  *
  * Allocated classes are cached by identity: JVMTI's identity hash of the class mirror
  * picks the slot and IsSameObject on a weak global ref confirms it, so the hot path
- * neither allocates nor asks for the class signature after the first sample of a class. */
+ * neither allocates nor asks for the class signature after the first sample of a class.
+ * A lookup looks at a bounded window of slots whatever the table holds; a class that finds
+ * no room there, or arrives once the ids or the name budget are spent, gets the id of the
+ * pseudo-class "[class table full]" (counted, announced once): never a scan, never a stall. */
 #ifndef HS_SYMBOLS_H
 #define HS_SYMBOLS_H
 
@@ -29,7 +32,12 @@ typedef struct {
 
 typedef struct hs_symbols hs_symbols;
 
-/* method_capacity / class_capacity: distinct methods / classes cached at most;
+/* The id of the pseudo-class that classes without room are counted under. */
+#define HS_CLASS_TABLE_FULL 1u
+#define HS_CLASS_TABLE_FULL_NAME "[class table full]"
+
+/* method_capacity / class_capacity: distinct methods / classes (>= 2, one is the
+ * pseudo-class) cached at most;
  * budget: bytes for names and line tables. NULL on ENOMEM. */
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget);
 /* Deletes the classes' weak refs when jni is non-NULL, then frees everything. */
@@ -42,13 +50,16 @@ const hs_method_info *hs_symbols_method(hs_symbols *symbols, jvmtiEnv *jvmti, JN
 /* Cache only, never calls JVMTI: safe after the method's class was unloaded. */
 const hs_method_info *hs_symbols_cached_method(const hs_symbols *symbols, jmethodID method);
 
-/* Hot path: the id (>= 1) of class, resolving its name on first sight; 0 on failure. */
+/* Hot path: the id (>= 1) of class, resolving its name on first sight; HS_CLASS_TABLE_FULL
+ * when it finds no room; 0 when JVMTI fails. Bounded work in every table state. */
 uint32_t hs_symbols_class_id(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass);
 /* "byte[]", "java.lang.String" for an id from hs_symbols_class_id; NULL for others. */
 const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
 
 uint32_t hs_symbols_method_count(const hs_symbols *symbols);
 uint32_t hs_symbols_class_count(const hs_symbols *symbols);
+/* Class lookups answered with HS_CLASS_TABLE_FULL. */
+uint64_t hs_symbols_class_overflow(const hs_symbols *symbols);
 /* Resolutions that failed or did not fit. */
 uint64_t hs_symbols_failures(const hs_symbols *symbols);
 

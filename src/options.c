@@ -359,6 +359,22 @@ static const char *show_live_scale(const hs_options *opts, char *scratch, size_t
     return choice_name(LIVE_SCALE_NAMES, COUNT_OF(LIVE_SCALE_NAMES), (int)opts->live_scale);
 }
 
+/* ---- memory= (the agent's one memory budget; see budget.h) ----------------------------- */
+
+#define MEMORY_MIN (INT64_C(4) << 20)
+#define MEMORY_MAX (INT64_C(64) << 30)
+
+static int parse_memory(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded(value, true, MEMORY_MIN, MEMORY_MAX, "not a size", &opts->memory, why,
+                         whylen);
+}
+
+static const char *show_memory(const hs_options *opts, char *scratch, size_t len) {
+    if (opts->memory % (1 << 20) == 0) snprintf(scratch, len, "%lldm", (long long)(opts->memory >> 20));
+    else snprintf(scratch, len, "%lld", (long long)opts->memory);
+    return scratch;
+}
+
 /* ---- The table ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -403,6 +419,12 @@ static const option_row option_table[] = {
     {"live_scale", "residual", "residual, proportional",
      "how the live estimate is fitted to the measured heap size", parse_live_scale,
      show_live_scale},
+    /* memory budget (issue 9) */
+    {"memory", "64m",
+     "a size in bytes from 4m to 64g, with an optional k, m or g suffix (powers of 1024)",
+     "native memory the agent's tables may use at most (stacks, symbols, samples, live table, "
+     "profile building); track= must fit in half of it",
+     parse_memory, show_memory},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)

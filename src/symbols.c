@@ -2,6 +2,7 @@
 #include "symbols.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,15 @@
 #include "log.h"
 #include "ptr_map.h"
 
-enum { CLASS_SLOT_EMPTY = 0, CLASS_SLOT_FILLING, CLASS_SLOT_READY };
+/* EMPTY: never used (ends a probe window). FILLING: being registered. READY: holds a class.
+ * FREE: was claimed and given up (a failed registration): probed past, and reusable. */
+enum { CLASS_SLOT_EMPTY = 0, CLASS_SLOT_FILLING, CLASS_SLOT_READY, CLASS_SLOT_FREE };
+
+/* Slots a lookup looks at, at most: with at most half the slots in use, a class is nearly
+ * always in the first few; one that is not gets the pseudo-class rather than a long scan. */
+#define CLASS_PROBE_WINDOW 32
+/* Windows looked at when racing threads keep taking the free slot we found. */
+#define CLASS_CLAIM_ATTEMPTS 4
 
 typedef struct {
     atomic_int state;
@@ -26,7 +35,9 @@ struct hs_symbols {
     uint32_t class_mask;              /* slots - 1 (power of two) */
     uint32_t class_capacity;          /* ids 1..class_capacity */
     _Atomic(const char *) *class_names; /* id -> name */
-    atomic_uint class_count;
+    atomic_uint class_count;          /* ids handed out (may pass class_capacity by racers) */
+    atomic_bool class_full;           /* ids or name budget spent */
+    atomic_uint_fast64_t class_overflow; /* lookups answered with HS_CLASS_TABLE_FULL */
     atomic_uint_fast64_t failures;
 };
 
@@ -37,6 +48,7 @@ static uint32_t next_power_of_two(uint32_t n) {
 }
 
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
+    if (class_capacity < 2 || class_capacity > (1u << 30)) return NULL;
     hs_symbols *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     uint32_t slots = next_power_of_two(class_capacity * 2);
@@ -46,6 +58,10 @@ hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity,
     s->class_names = calloc((size_t)class_capacity + 1, sizeof *s->class_names);
     s->class_mask = slots - 1;
     s->class_capacity = class_capacity;
+    if (s->class_names) { /* id 1 is the pseudo-class of classes that find no room */
+        s->class_names[HS_CLASS_TABLE_FULL] = HS_CLASS_TABLE_FULL_NAME;
+        atomic_store(&s->class_count, HS_CLASS_TABLE_FULL);
+    }
     if (!s->arena || !s->methods || !s->class_slots || !s->class_names) {
         hs_symbols_destroy(s, NULL);
         return NULL;
@@ -161,7 +177,16 @@ const hs_method_info *hs_symbols_cached_method(const hs_symbols *s, jmethodID me
     return hs_ptr_map_get(s->methods, (uintptr_t)method);
 }
 
-/* Resolves and stores the name of a new class; returns its id or 0. */
+/* A class that finds no room: counted, announced once, named by the pseudo-class. */
+static uint32_t class_table_full(hs_symbols *s) {
+    if (atomic_fetch_add_explicit(&s->class_overflow, 1, memory_order_relaxed) == 0)
+        hs_warn("class table full: classes seen from now on that it does not hold show as %s; "
+                "memory= raises the limit", HS_CLASS_TABLE_FULL_NAME);
+    return HS_CLASS_TABLE_FULL;
+}
+
+/* Resolves and stores the name of a new class; returns its id, 0 when JVMTI fails, or
+ * HS_CLASS_TABLE_FULL when the ids or the name budget are spent (then nothing is kept). */
 static uint32_t register_class(hs_symbols *s, jvmtiEnv *jvmti, jclass klass) {
     char *sig = NULL;
     jvmtiError err = (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL);
@@ -171,25 +196,28 @@ static uint32_t register_class(hs_symbols *s, jvmtiEnv *jvmti, jclass klass) {
     }
     char buf[NAME_MAX_LEN];
     hs_class_name(sig, buf, sizeof buf);
-    const char *name = hs_arena_strdup(s->arena, buf);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    uint32_t id = atomic_fetch_add(&s->class_count, 1) + 1;
+    const char *name = hs_arena_strdup(s->arena, buf);
+    uint32_t id = name ? atomic_fetch_add(&s->class_count, 1) + 1 : 0;
     if (!name || id > s->class_capacity) {
-        count_failure(s, "a class name (class cache full)", JVMTI_ERROR_OUT_OF_MEMORY);
-        return 0;
+        atomic_store(&s->class_full, true); /* later classes skip straight to the pseudo-class */
+        return class_table_full(s);
     }
     atomic_store_explicit(&s->class_names[id], name, memory_order_release);
     return id;
 }
 
-/* Fills a claimed slot. A failure leaves the slot claimed but never READY: readers skip it. */
+/* Fills a claimed slot. On failure the slot is freed again (FREE, which lookups probe past
+ * and inserters reuse), so a class that cannot be registered never pins a slot. */
 static uint32_t fill_class_slot(hs_symbols *s, class_slot *slot, jvmtiEnv *jvmti, JNIEnv *jni,
                                 jclass klass, jint hash) {
     uint32_t id = register_class(s, jvmti, klass);
-    jweak ref = id ? (*jni)->NewWeakGlobalRef(jni, klass) : NULL;
+    jweak ref = id && id != HS_CLASS_TABLE_FULL ? (*jni)->NewWeakGlobalRef(jni, klass) : NULL;
     if (!ref) {
-        if (id) count_failure(s, "a class (weak ref)", JVMTI_ERROR_OUT_OF_MEMORY);
+        if (id && id != HS_CLASS_TABLE_FULL)
+            count_failure(s, "a class (weak ref)", JVMTI_ERROR_OUT_OF_MEMORY);
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+        atomic_store_explicit(&slot->state, CLASS_SLOT_FREE, memory_order_release);
         return id;
     }
     slot->hash = hash;
@@ -199,6 +227,26 @@ static uint32_t fill_class_slot(hs_symbols *s, class_slot *slot, jvmtiEnv *jvmti
     return id;
 }
 
+/* Looks for klass in its probe window. Returns its id, or 0 with *free_slot set to the
+ * first slot an insert may claim (NULL when the window has none). The window ends at the
+ * first EMPTY slot: no insert ever went past one. */
+static uint32_t find_class(hs_symbols *s, JNIEnv *jni, jclass klass, jint hash,
+                           class_slot **free_slot) {
+    uint32_t start = (uint32_t)hs_mix64((uint32_t)hash) & s->class_mask;
+    *free_slot = NULL;
+    for (uint32_t probe = 0; probe < CLASS_PROBE_WINDOW && probe <= s->class_mask; probe++) {
+        class_slot *slot = &s->class_slots[(start + probe) & s->class_mask];
+        int state = atomic_load_explicit(&slot->state, memory_order_acquire);
+        if (state == CLASS_SLOT_READY) {
+            if (slot->hash == hash && (*jni)->IsSameObject(jni, slot->ref, klass)) return slot->id;
+        } else if (state != CLASS_SLOT_FILLING && !*free_slot) {
+            *free_slot = slot; /* EMPTY or FREE */
+        }
+        if (state == CLASS_SLOT_EMPTY) break;
+    }
+    return 0;
+}
+
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
     jint hash = 0;
     jvmtiError err = (*jvmti)->GetObjectHashCode(jvmti, klass, &hash);
@@ -206,28 +254,28 @@ uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass
         count_failure(s, "a class identity", err);
         return 0;
     }
-    uint32_t start = (uint32_t)hs_mix64((uint32_t)hash) & s->class_mask;
-    for (uint32_t probe = 0; probe <= s->class_mask; probe++) {
-        class_slot *slot = &s->class_slots[(start + probe) & s->class_mask];
-        int state = atomic_load_explicit(&slot->state, memory_order_acquire);
-        if (state == CLASS_SLOT_READY) {
-            if (slot->hash == hash && (*jni)->IsSameObject(jni, slot->ref, klass))
-                return slot->id;
-            continue;
-        }
-        if (state == CLASS_SLOT_FILLING) continue; /* maybe our class; a duplicate id is harmless */
-        int expected = CLASS_SLOT_EMPTY;
-        if (atomic_compare_exchange_strong(&slot->state, &expected, CLASS_SLOT_FILLING))
+    /* Bounded work whatever the table holds: a few windows at most, never a scan. A class
+     * another thread is registering (FILLING) may be registered twice: two ids, one name. */
+    for (int attempt = 0; attempt < CLASS_CLAIM_ATTEMPTS; attempt++) {
+        class_slot *slot;
+        uint32_t id = find_class(s, jni, klass, hash, &slot);
+        if (id) return id;
+        if (atomic_load_explicit(&s->class_full, memory_order_relaxed) || !slot) break;
+        int expected = atomic_load_explicit(&slot->state, memory_order_relaxed);
+        if ((expected == CLASS_SLOT_EMPTY || expected == CLASS_SLOT_FREE) &&
+            atomic_compare_exchange_strong(&slot->state, &expected, CLASS_SLOT_FILLING))
             return fill_class_slot(s, slot, jvmti, jni, klass, hash);
-        probe--; /* lost the race for this slot: look at it again */
     }
-    count_failure(s, "a class (class table full)", JVMTI_ERROR_OUT_OF_MEMORY);
-    return 0;
+    return class_table_full(s);
 }
 
 const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
     if (id == 0 || id > s->class_capacity) return NULL;
     return atomic_load_explicit(&s->class_names[id], memory_order_acquire);
+}
+
+uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
+    return atomic_load_explicit(&s->class_overflow, memory_order_relaxed);
 }
 
 uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
