@@ -7,18 +7,17 @@
  * table) and the writer later reads only this cache. Readers are lock-free; a method
  * is resolved once per jmethodID (two racing threads may both resolve; one wins).
  *
- * Allocated classes are cached by identity: JVMTI's identity hash of the class mirror
- * picks the slot and IsSameObject on a weak global ref confirms it, so the hot path
- * neither allocates nor asks for the class signature after the first sample of a class.
- * A lookup looks at a bounded window of slots whatever the table holds; a class that finds
- * no room there, or arrives once the ids or the name budget are spent, gets the id of the
- * pseudo-class "[class table full]" (counted, announced once): never a scan, never a stall. */
+ * Allocated classes are cached by identity in class_cache.c (identity hash, confirmed by
+ * IsSameObject on a weak global ref; ids per name; slots of unloaded classes reclaimed;
+ * "[class table full]" instead of a scan), so the hot path neither allocates nor asks for
+ * the class signature after the first sample of a class. */
 #ifndef HS_SYMBOLS_H
 #define HS_SYMBOLS_H
 
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "class_cache.h"
 #include "jvm_names.h"
 
 typedef struct {
@@ -33,8 +32,7 @@ typedef struct {
 typedef struct hs_symbols hs_symbols;
 
 /* The id of the pseudo-class that classes without room are counted under. */
-#define HS_CLASS_TABLE_FULL 1u
-#define HS_CLASS_TABLE_FULL_NAME "[class table full]"
+#define HS_CLASS_TABLE_FULL HS_CLASS_CACHE_FULL
 
 /* method_capacity / class_capacity: distinct methods / classes (>= 2, one is the
  * pseudo-class) cached at most;

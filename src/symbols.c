@@ -7,62 +7,80 @@
 #include <string.h>
 
 #include "arena.h"
-#include "hash.h"
+#include "class_cache.h"
 #include "log.h"
 #include "ptr_map.h"
 
-/* EMPTY: never used (ends a probe window). FILLING: being registered. READY: holds a class.
- * FREE: was claimed and given up (a failed registration): probed past, and reusable. */
-enum { CLASS_SLOT_EMPTY = 0, CLASS_SLOT_FILLING, CLASS_SLOT_READY, CLASS_SLOT_FREE };
-
-/* Slots a lookup looks at, at most: with at most half the slots in use, a class is nearly
- * always in the first few; one that is not gets the pseudo-class rather than a long scan. */
-#define CLASS_PROBE_WINDOW 32
-/* Windows looked at when racing threads keep taking the free slot we found. */
-#define CLASS_CLAIM_ATTEMPTS 4
-
-typedef struct {
-    atomic_int state;
-    jint hash;
-    jweak ref;
-    uint32_t id;
-} class_slot;
-
 struct hs_symbols {
     hs_arena *arena;
-    hs_ptr_map *methods; /* jmethodID -> hs_method_info* */
-    class_slot *class_slots;
-    uint32_t class_mask;              /* slots - 1 (power of two) */
-    uint32_t class_capacity;          /* ids 1..class_capacity */
-    _Atomic(const char *) *class_names; /* id -> name */
-    atomic_uint class_count;          /* ids handed out (may pass class_capacity by racers) */
-    atomic_bool class_full;           /* ids or name budget spent */
-    atomic_uint_fast64_t class_overflow; /* lookups answered with HS_CLASS_TABLE_FULL */
+    hs_ptr_map *methods;    /* jmethodID -> hs_method_info* */
+    hs_class_cache *classes; /* names in `arena` too */
     atomic_uint_fast64_t failures;
 };
 
-static uint32_t next_power_of_two(uint32_t n) {
-    uint32_t p = 1;
-    while (p < n && p < (1u << 31)) p <<= 1;
-    return p;
+/* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
+
+typedef struct {
+    jvmtiEnv *jvmti;
+    JNIEnv *jni;
+} class_env;
+
+static int class_hash(void *ctx, jclass klass, jint *out) {
+    class_env *env = ctx;
+    return (int)(*env->jvmti)->GetObjectHashCode(env->jvmti, klass, out);
 }
 
+/* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
+#define NAME_MAX_LEN 2048
+
+static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
+    class_env *env = ctx;
+    char *sig = NULL;
+    jvmtiError err = (*env->jvmti)->GetClassSignature(env->jvmti, klass, &sig, NULL);
+    if (err != JVMTI_ERROR_NONE) return (int)err;
+    hs_class_name(sig, buf, len);
+    (*env->jvmti)->Deallocate(env->jvmti, (unsigned char *)sig);
+    return 0;
+}
+
+static jweak class_new_ref(void *ctx, jclass klass) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    jweak ref = (*jni)->NewWeakGlobalRef(jni, klass);
+    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    return ref;
+}
+
+static bool class_same(void *ctx, jweak ref, jclass klass) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    return (*jni)->IsSameObject(jni, ref, klass);
+}
+
+static bool class_cleared(void *ctx, jweak ref) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    return (*jni)->IsSameObject(jni, ref, NULL);
+}
+
+static void class_delete_ref(void *ctx, jweak ref) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    (*jni)->DeleteWeakGlobalRef(jni, ref);
+}
+
+static const hs_class_ops CLASS_OPS = {
+    .hash = class_hash,
+    .name = class_name,
+    .new_ref = class_new_ref,
+    .same = class_same,
+    .cleared = class_cleared,
+    .delete_ref = class_delete_ref,
+};
+
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
-    if (class_capacity < 2 || class_capacity > (1u << 30)) return NULL;
     hs_symbols *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    uint32_t slots = next_power_of_two(class_capacity * 2);
     s->arena = hs_arena_create(1 << 20, budget);
     s->methods = hs_ptr_map_create(method_capacity);
-    s->class_slots = calloc(slots, sizeof *s->class_slots);
-    s->class_names = calloc((size_t)class_capacity + 1, sizeof *s->class_names);
-    s->class_mask = slots - 1;
-    s->class_capacity = class_capacity;
-    if (s->class_names) { /* id 1 is the pseudo-class of classes that find no room */
-        s->class_names[HS_CLASS_TABLE_FULL] = HS_CLASS_TABLE_FULL_NAME;
-        atomic_store(&s->class_count, HS_CLASS_TABLE_FULL);
-    }
-    if (!s->arena || !s->methods || !s->class_slots || !s->class_names) {
+    s->classes = s->arena ? hs_class_cache_create(class_capacity, s->arena) : NULL;
+    if (!s->arena || !s->methods || !s->classes) {
         hs_symbols_destroy(s, NULL);
         return NULL;
     }
@@ -71,13 +89,8 @@ hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity,
 
 void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
     if (!s) return;
-    if (jni && s->class_slots) {
-        for (uint32_t i = 0; i <= s->class_mask; i++)
-            if (atomic_load(&s->class_slots[i].state) == CLASS_SLOT_READY)
-                (*jni)->DeleteWeakGlobalRef(jni, s->class_slots[i].ref);
-    }
-    free(s->class_slots);
-    free((void *)s->class_names);
+    class_env env = {.jni = jni};
+    hs_class_cache_destroy(s->classes, jni ? &CLASS_OPS : NULL, &env);
     if (s->methods) hs_ptr_map_destroy(s->methods);
     if (s->arena) hs_arena_destroy(s->arena);
     free(s);
@@ -88,9 +101,6 @@ static void count_failure(hs_symbols *s, const char *what, jvmtiError err) {
     if (atomic_fetch_add(&s->failures, 1) == 0)
         hs_warn("cannot resolve %s (JVMTI error %d); such frames show as [unknown]", what, (int)err);
 }
-
-/* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
-#define NAME_MAX_LEN 2048
 
 /* Copies a JVMTI line-number table into the arena, sorted by bci. */
 static int copy_line_table(hs_symbols *s, jvmtiEnv *jvmti, jmethodID method, hs_method_info *info) {
@@ -177,110 +187,22 @@ const hs_method_info *hs_symbols_cached_method(const hs_symbols *s, jmethodID me
     return hs_ptr_map_get(s->methods, (uintptr_t)method);
 }
 
-/* A class that finds no room: counted, announced once, named by the pseudo-class. */
-static uint32_t class_table_full(hs_symbols *s) {
-    if (atomic_fetch_add_explicit(&s->class_overflow, 1, memory_order_relaxed) == 0)
-        hs_warn("class table full: classes seen from now on that it does not hold show as %s; "
-                "memory= raises the limit", HS_CLASS_TABLE_FULL_NAME);
-    return HS_CLASS_TABLE_FULL;
-}
-
-/* Resolves and stores the name of a new class; returns its id, 0 when JVMTI fails, or
- * HS_CLASS_TABLE_FULL when the ids or the name budget are spent (then nothing is kept). */
-static uint32_t register_class(hs_symbols *s, jvmtiEnv *jvmti, jclass klass) {
-    char *sig = NULL;
-    jvmtiError err = (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL);
-    if (err != JVMTI_ERROR_NONE) {
-        count_failure(s, "a class name", err);
-        return 0;
-    }
-    char buf[NAME_MAX_LEN];
-    hs_class_name(sig, buf, sizeof buf);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    const char *name = hs_arena_strdup(s->arena, buf);
-    uint32_t id = name ? atomic_fetch_add(&s->class_count, 1) + 1 : 0;
-    if (!name || id > s->class_capacity) {
-        atomic_store(&s->class_full, true); /* later classes skip straight to the pseudo-class */
-        return class_table_full(s);
-    }
-    atomic_store_explicit(&s->class_names[id], name, memory_order_release);
-    return id;
-}
-
-/* Fills a claimed slot. On failure the slot is freed again (FREE, which lookups probe past
- * and inserters reuse), so a class that cannot be registered never pins a slot. */
-static uint32_t fill_class_slot(hs_symbols *s, class_slot *slot, jvmtiEnv *jvmti, JNIEnv *jni,
-                                jclass klass, jint hash) {
-    uint32_t id = register_class(s, jvmti, klass);
-    jweak ref = id && id != HS_CLASS_TABLE_FULL ? (*jni)->NewWeakGlobalRef(jni, klass) : NULL;
-    if (!ref) {
-        if (id && id != HS_CLASS_TABLE_FULL)
-            count_failure(s, "a class (weak ref)", JVMTI_ERROR_OUT_OF_MEMORY);
-        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-        atomic_store_explicit(&slot->state, CLASS_SLOT_FREE, memory_order_release);
-        return id;
-    }
-    slot->hash = hash;
-    slot->ref = ref;
-    slot->id = id;
-    atomic_store_explicit(&slot->state, CLASS_SLOT_READY, memory_order_release);
-    return id;
-}
-
-/* Looks for klass in its probe window. Returns its id, or 0 with *free_slot set to the
- * first slot an insert may claim (NULL when the window has none). The window ends at the
- * first EMPTY slot: no insert ever went past one. */
-static uint32_t find_class(hs_symbols *s, JNIEnv *jni, jclass klass, jint hash,
-                           class_slot **free_slot) {
-    uint32_t start = (uint32_t)hs_mix64((uint32_t)hash) & s->class_mask;
-    *free_slot = NULL;
-    for (uint32_t probe = 0; probe < CLASS_PROBE_WINDOW && probe <= s->class_mask; probe++) {
-        class_slot *slot = &s->class_slots[(start + probe) & s->class_mask];
-        int state = atomic_load_explicit(&slot->state, memory_order_acquire);
-        if (state == CLASS_SLOT_READY) {
-            if (slot->hash == hash && (*jni)->IsSameObject(jni, slot->ref, klass)) return slot->id;
-        } else if (state != CLASS_SLOT_FILLING && !*free_slot) {
-            *free_slot = slot; /* EMPTY or FREE */
-        }
-        if (state == CLASS_SLOT_EMPTY) break;
-    }
-    return 0;
-}
-
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
-    jint hash = 0;
-    jvmtiError err = (*jvmti)->GetObjectHashCode(jvmti, klass, &hash);
-    if (err != JVMTI_ERROR_NONE) {
-        count_failure(s, "a class identity", err);
-        return 0;
-    }
-    /* Bounded work whatever the table holds: a few windows at most, never a scan. A class
-     * another thread is registering (FILLING) may be registered twice: two ids, one name. */
-    for (int attempt = 0; attempt < CLASS_CLAIM_ATTEMPTS; attempt++) {
-        class_slot *slot;
-        uint32_t id = find_class(s, jni, klass, hash, &slot);
-        if (id) return id;
-        if (atomic_load_explicit(&s->class_full, memory_order_relaxed) || !slot) break;
-        int expected = atomic_load_explicit(&slot->state, memory_order_relaxed);
-        if ((expected == CLASS_SLOT_EMPTY || expected == CLASS_SLOT_FREE) &&
-            atomic_compare_exchange_strong(&slot->state, &expected, CLASS_SLOT_FILLING))
-            return fill_class_slot(s, slot, jvmti, jni, klass, hash);
-    }
-    return class_table_full(s);
+    class_env env = {.jvmti = jvmti, .jni = jni};
+    int err = 0;
+    uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
+    if (id == 0) count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY);
+    return id;
 }
 
 const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
-    if (id == 0 || id > s->class_capacity) return NULL;
-    return atomic_load_explicit(&s->class_names[id], memory_order_acquire);
+    return hs_class_cache_name(s->classes, id);
 }
 
 uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
-    return atomic_load_explicit(&s->class_overflow, memory_order_relaxed);
+    return hs_class_cache_overflow(s->classes);
 }
 
 uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
-uint32_t hs_symbols_class_count(const hs_symbols *s) {
-    uint32_t n = atomic_load(&s->class_count);
-    return n < s->class_capacity ? n : s->class_capacity;
-}
+uint32_t hs_symbols_class_count(const hs_symbols *s) { return hs_class_cache_count(s->classes); }
 uint64_t hs_symbols_failures(const hs_symbols *s) { return atomic_load(&s->failures); }
