@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sample_table.h"
+
 #define HS_STACK_FOLDED_NAME "[stack table full]"
 #define HS_SPILLED_NAME "[sample table full]"
 
@@ -31,6 +33,12 @@ typedef struct {
 #define HS_OVERFLOW_ONE 256 /* fixed point of spilled_objects_fp */
 
 void hs_overflow_init(hs_overflow *o, int64_t memory);
+
+/* Counts a sample whose stack (key.stack_id 0) or bucket found no room: under the
+ * pseudo-stack with its class and size (hs_sample_table_record_folded), or when even that
+ * finds no bucket, in the accumulator. Returns the bucket, or 0 when spilled. Lock-free. */
+uint32_t hs_overflow_record(hs_overflow *o, hs_sample_table *samples, hs_bucket_key key,
+                            uint64_t weight_fp, int64_t interval);
 
 /* A sample folded under the pseudo-stack. Lock-free; warns once per run (either kind). */
 void hs_overflow_note_folded(hs_overflow *o);

@@ -7,6 +7,7 @@
 #include "estimate.h"
 #include "log.h"
 #include "sample_table.h"
+#include "stack_store.h"
 
 void hs_overflow_init(hs_overflow *o, int64_t memory) {
     atomic_init(&o->folded, 0);
@@ -44,6 +45,15 @@ void hs_overflow_spill(hs_overflow *o, uint64_t size, int64_t interval, uint64_t
     warn_once(o);
 }
 
+uint32_t hs_overflow_record(hs_overflow *o, hs_sample_table *samples, hs_bucket_key key,
+                            uint64_t weight_fp, int64_t interval) {
+    key.stack_id = HS_STACK_FOLDED;
+    uint32_t bucket = hs_sample_table_record_folded(samples, key, weight_fp);
+    if (bucket) hs_overflow_note_folded(o);
+    else hs_overflow_spill(o, key.size, interval, weight_fp);
+    return bucket;
+}
+
 uint64_t hs_overflow_count(const hs_overflow *o) {
     return atomic_load_explicit(&o->folded, memory_order_relaxed) +
            atomic_load_explicit(&o->spilled, memory_order_relaxed);
@@ -56,7 +66,7 @@ bool hs_overflow_describe(const hs_overflow *o, uint64_t total_samples, char *bu
     if (folded + spilled == 0) return false;
     double share = total_samples ? 100.0 * (double)(folded + spilled) / (double)total_samples : 100.0;
     snprintf(buf, len,
-             "tables full: %llu of %llu samples (%.1f %%) found no room for their stack and are "
+             "tables full: %llu of %llu samples (%.1f %%) found no room in the stack or bucket tables and are "
              "counted under %s with their class (%llu) or under %s (%llu), weights kept; raise "
              "memory= (now %lldm) for more room",
              (unsigned long long)(folded + spilled), (unsigned long long)total_samples, share,

@@ -75,17 +75,6 @@ static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key) {
     return bucket;
 }
 
-/* A sample whose stack or bucket found no room: counted under the "[stack table full]"
- * pseudo-stack with its class and size, in the buckets kept for that; when even those are
- * full, its unbiased weight goes to the overflow accumulator. Either way nothing is lost. */
-static uint32_t record_folded(hs_agent *agent, hs_bucket_key key, uint64_t weight_fp) {
-    key.stack_id = HS_STACK_FOLDED;
-    uint32_t bucket = hs_sample_table_record_folded(agent->samples, key, weight_fp);
-    if (bucket) hs_overflow_note_folded(&agent->overflow);
-    else hs_overflow_spill(&agent->overflow, key.size, agent->opts.interval, weight_fp);
-    return bucket;
-}
-
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
                           jclass klass, jlong size) {
     /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
@@ -105,7 +94,9 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
     uint32_t bucket = key.stack_id ? record_in_bucket(agent, key) : 0;
-    if (bucket == 0) bucket = record_folded(agent, key, HS_WEIGHT_ONE);
+    if (bucket == 0) /* a table was full: fold, never drop */
+        bucket = hs_overflow_record(&agent->overflow, agent->samples, key, HS_WEIGHT_ONE,
+                                              agent->opts.interval);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
     if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
 }
