@@ -56,6 +56,9 @@ const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
 
 uint32_t hs_symbols_method_count(const hs_symbols *symbols);
 uint32_t hs_symbols_class_count(const hs_symbols *symbols);
+/* Slots of unloaded classes reclaimed so far, and classes resident in the cache now. */
+uint64_t hs_symbols_class_reclaimed(const hs_symbols *symbols);
+uint32_t hs_symbols_class_resident(const hs_symbols *symbols);
 /* Class lookups answered with HS_CLASS_TABLE_FULL. */
 uint64_t hs_symbols_class_overflow(const hs_symbols *symbols);
 /* Resolutions that failed or did not fit. */

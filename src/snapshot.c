@@ -134,6 +134,16 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects");
+    const hs_symbols *sym = agent->symbols;
+    hs_profile_add_comment(p,
+                           "symbols: %u methods, %u class names, %u classes resident, %llu "
+                           "slots of unloaded classes reclaimed, %llu samples of classes counted "
+                           "as %s",
+                           hs_symbols_method_count(sym), hs_symbols_class_count(sym) - 1,
+                           hs_symbols_class_resident(sym),
+                           (unsigned long long)hs_symbols_class_reclaimed(sym),
+                           (unsigned long long)hs_symbols_class_overflow(sym),
+                           HS_CLASS_CACHE_FULL_NAME);
     char overflow[512];
     if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
                              sizeof overflow))

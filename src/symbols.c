@@ -199,6 +199,14 @@ const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
     return hs_class_cache_name(s->classes, id);
 }
 
+uint64_t hs_symbols_class_reclaimed(const hs_symbols *s) {
+    return hs_class_cache_reclaimed(s->classes);
+}
+
+uint32_t hs_symbols_class_resident(const hs_symbols *s) {
+    return hs_class_cache_resident(s->classes);
+}
+
 uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
     return hs_class_cache_overflow(s->classes);
 }
