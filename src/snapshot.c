@@ -136,9 +136,10 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects");
     const hs_symbols *sym = agent->symbols;
     hs_profile_add_comment(p,
-                           "symbols: %u methods, %u class names, %u classes resident, %llu "
-                           "slots of unloaded classes reclaimed, %llu samples of classes counted "
-                           "as %s",
+                           "tables: %u stacks, %u buckets; symbols: %u methods, %u class "
+                           "names, %u classes resident, %llu slots of unloaded classes reclaimed, "
+                           "%llu samples of classes counted as %s",
+                           hs_stack_store_count(agent->stacks), hs_sample_table_count(agent->samples),
                            hs_symbols_method_count(sym), hs_symbols_class_count(sym) - 1,
                            hs_symbols_class_resident(sym),
                            (unsigned long long)hs_symbols_class_reclaimed(sym),
