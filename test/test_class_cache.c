@@ -20,6 +20,30 @@
 #include "threads.h"
 #include "unit.h"
 
+/* Fake classes and refs stay allocated until the test ends (so a use after delete is seen,
+ * not a crash); every one is on this list, freed by free_fakes(). */
+typedef struct fake_node {
+    struct fake_node *next;
+    _Alignas(16) unsigned char payload[];
+} fake_node;
+static _Atomic(fake_node *) fakes;
+
+static void *fake_alloc(size_t size) {
+    fake_node *node = calloc(1, sizeof *node + size);
+    if (!node) abort();
+    node->next = atomic_load(&fakes);
+    while (!atomic_compare_exchange_weak(&fakes, &node->next, node)) {
+    }
+    return node->payload;
+}
+
+static void free_fakes(void) {
+    for (fake_node *n = atomic_exchange(&fakes, NULL), *next; n; n = next) {
+        next = n->next;
+        free(n);
+    }
+}
+
 typedef struct {
     char name[32];
     jint hash;
@@ -54,7 +78,7 @@ static int fake_name(void *ctx, jclass klass, char *buf, size_t len) {
 
 static jweak fake_new_ref(void *ctx, jclass klass) {
     (void)ctx;
-    fake_ref *ref = calloc(1, sizeof *ref);
+    fake_ref *ref = fake_alloc(sizeof *ref);
     ref->target = (fake_class *)klass;
     return (jweak)ref;
 }
@@ -91,7 +115,7 @@ static jint next_hash(uint64_t *state) {
 }
 
 static fake_class *new_class(const char *name, uint64_t *seed) {
-    fake_class *c = calloc(1, sizeof *c);
+    fake_class *c = fake_alloc(sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
     c->hash = next_hash(seed);
     atomic_store(&c->alive, true);
@@ -133,6 +157,7 @@ static void test_flood_recycles(void) {
     CU_ASSERT(per_lookup < 4.0);
     hs_class_cache_destroy(cache, &OPS, &env);
     hs_arena_destroy(arena);
+    free_fakes();
 }
 
 static void test_full_is_named_and_bounded(void) {
@@ -160,6 +185,7 @@ static void test_full_is_named_and_bounded(void) {
     CU_ASSERT_PTR_NULL(hs_class_cache_name(cache, 5));
     hs_class_cache_destroy(cache, &OPS, &env);
     hs_arena_destroy(arena);
+    free_fakes();
 }
 
 static void test_failed_registration_frees_its_slot(void) {
@@ -186,6 +212,7 @@ static void test_failed_registration_frees_its_slot(void) {
     hs_class_cache_destroy(cache, &OPS, &env);
     CU_ASSERT_EQUAL(atomic_load(&env.deletes), 1); /* destroy deletes the one ref */
     hs_arena_destroy(arena);
+    free_fakes();
 }
 
 /* ---- concurrent: lookups racing reclamation ----------------------------------------- */
@@ -243,6 +270,7 @@ static void test_concurrent_reclaim_never_reads_deleted_refs(void) {
         CU_ASSERT(hs_class_cache_count(cache) <= 1 + 50 + 4 * 50); /* racers may split a name */
         hs_class_cache_destroy(cache, &OPS, &env);
         hs_arena_destroy(arena);
+        free_fakes();
     }
 }
 
