@@ -9,7 +9,8 @@
  * application regenerates its classes; from one site it allocates arrays of each class
  * (Array.newInstance, so the sampled object's class is GenK[], which unloads with its
  * loader). The loaders are dropped at once, and a System.gc() every few batches unloads
- * them. Prints the number of classes defined, the CPU time, and the process RSS at the
+ * them. Prints the number of classes defined and of arrays allocated ("gen-arrays"), the CPU
+ * time, and the process RSS at the
  * middle and the end ("rss-mid-kb", "rss-end-kb") so the test can see memory stay flat.
  */
 import java.io.ByteArrayOutputStream;
@@ -94,6 +95,7 @@ public class ClassFlood {
         long cpuNanos = ((com.sun.management.OperatingSystemMXBean)
                 ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
         System.out.println("classes-defined " + defined);
+        System.out.println("gen-arrays " + defined * arrays);
         System.out.println("cpu-ms " + cpuNanos / 1_000_000);
         System.out.println("ClassFlood: done");
     }

@@ -66,21 +66,28 @@ public class ClassFloodTest {
 
     /** [unknown] < 1 % of alloc_space; [class table full] at most maxFull of it. */
     static void checkShares(AgentRunner.Result r, Pprof p, double maxFull) {
-        int space = p.typeIndex("alloc_space");
-        long total = 0, unknown = 0, full = 0, genArrays = 0;
+        int space = p.typeIndex("alloc_space"), objects = p.typeIndex("alloc_objects");
+        long total = 0, unknown = 0, full = 0, genArrays = 0, genObjects = 0;
         for (Pprof.Sample s : p.samples) {
             long v = s.value(space);
             total += v;
             String leaf = p.leafName(s);
             if (p.stackNames(s).contains("[unknown]")) unknown += v;
             if (leaf.equals("[class table full]")) full += v;
-            if (leaf.matches("(B\\d+_)?Gen\\d+\\[\\]")) genArrays += v;
+            if (leaf.matches("(B\\d+_)?Gen\\d+\\[\\]") || leaf.equals("[class table full]")) {
+                genArrays += v;
+                genObjects += s.value(objects);
+            }
         }
-        System.out.printf("alloc_space %d: Gen arrays %d, [unknown] %d, [class table full] %d%n",
-                total, genArrays, unknown, full);
+        long truth = number(r, "gen-arrays");
+        System.out.printf("alloc_space %d: Gen arrays %d, [unknown] %d, [class table full] %d; "
+                + "Gen array objects %d estimated, %d allocated%n", total, genArrays, unknown, full,
+                genObjects, truth);
         if (unknown > total / 100) r.fail("[unknown] holds " + unknown + " of " + total);
         if (full > maxFull * total) r.fail("[class table full] holds " + full + " of " + total);
-        if (genArrays + full < total / 2) r.fail("the Gen arrays are not the bulk: " + genArrays);
+        // p = 1 - exp(-80/1024) per array: 4 sigma is under 2 % for 800,000 arrays.
+        if (Math.abs((double) genObjects / truth - 1) > 0.05)
+            r.fail("Gen arrays estimated " + genObjects + ", allocated " + truth);
     }
 
     static long[] symbols(AgentRunner.Result r, Pprof p) {
