@@ -96,7 +96,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     uint32_t bucket = key.stack_id ? record_in_bucket(agent, key) : 0;
     if (bucket == 0) /* a table was full: fold, never drop */
         bucket = hs_overflow_record(&agent->overflow, agent->samples, key, HS_WEIGHT_ONE,
-                                              agent->opts.interval);
+                                    agent->opts.interval);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
     if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
 }
