@@ -24,8 +24,9 @@ static void warn_once(hs_overflow *o) {
     if (atomic_load_explicit(&o->warned, memory_order_relaxed) ||
         atomic_exchange(&o->warned, true))
         return;
-    hs_warn("stack table full (memory=%lldm): new stacks from now on are counted under %s "
-            "with their class and weight, so totals stay exact; memory= raises the limit",
+    hs_warn("stack or bucket table full (memory=%lldm): samples that find no room from now on "
+            "are counted under %s with their class and weight, so totals stay unbiased; memory= "
+            "raises the limit",
             (long long)(o->memory >> 20), HS_STACK_FOLDED_NAME);
 }
 

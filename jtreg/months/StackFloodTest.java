@@ -36,7 +36,7 @@ public class StackFloodTest {
 
         // Two lines, each once: at the first overflow, and the summary at dump time.
         r.assertAgentLineCount(2);
-        String first = r.assertAgentLine("stack table full (memory=16m)");
+        String first = r.assertAgentLine("table full (memory=16m)");
         String dump = r.assertAgentLine("tables full: ");
         System.out.println(first + "\n" + dump);
         if (!dump.contains("memory=")) r.fail("the dump-time warning does not name memory=");
