@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "options.h"
+#include "overflow.h"
 
 struct hs_stack_store;
 struct hs_sample_table;
@@ -72,6 +73,7 @@ typedef struct hs_agent {
     char java_version[64];
     char vm_name[128];
     hs_counters counters;
+    hs_overflow overflow;          /* samples folded because a table was full */
 } hs_agent;
 
 /* The one agent of this JVM (its phase says whether it is set up). */

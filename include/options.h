@@ -38,6 +38,7 @@ typedef struct {
     hs_live_scale live_scale;    /* live_scale=residual|proportional */
     /* format=collapsed / format=html */
     hs_metric collapsed;         /* collapsed=alloc_space|alloc_objects|inuse_space|inuse_objects */
+    int64_t memory;              /* memory=: bytes the agent's tables may use at most */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

@@ -31,11 +31,20 @@ typedef struct {
 typedef struct hs_sample_table hs_sample_table;
 
 hs_sample_table *hs_sample_table_create(uint32_t capacity);
+/* The same, keeping the last `reserve` indexes for hs_sample_table_record_folded. */
+hs_sample_table *hs_sample_table_create_reserved(uint32_t capacity, uint32_t reserve);
 void hs_sample_table_destroy(hs_sample_table *table);
 
 /* Adds one sample of the given weight to the key's bucket, creating it if needed.
- * Returns the bucket index (>= 1), or 0 when the table is full (a drop is counted). */
+ * Returns the bucket index (>= 1), or 0 when the table is full (a drop is counted).
+ * A new key may take any index but the reserved ones (hs_sample_table_create_reserved). */
 uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp);
+
+/* The same for a sample folded to a coarser key (e.g. its stack replaced by the
+ * "[stack table full]" pseudo-stack after record found no room): may also take the
+ * reserved indexes, so folded samples keep their class and size when nothing else fits. */
+uint32_t hs_sample_table_record_folded(hs_sample_table *table, hs_bucket_key key,
+                                       uint64_t weight_fp);
 
 /* The same, trying bucket index `hint` first (e.g. where the same stack's last sample
  * went): when it holds key, the hash lookup, a cache miss in a large table, is skipped. Any

@@ -20,6 +20,10 @@ typedef struct {
 
 typedef struct hs_stack_store hs_stack_store;
 
+/* A stack id no store ever hands out: callers count a sample whose stack found no room
+ * under it (the "[stack table full]" pseudo-frame), so its weight is never lost. */
+#define HS_STACK_FOLDED UINT32_MAX
+
 /* capacity: max distinct stacks (rounded up to a power of two internally for the hash);
  * frame_bytes: budget for frame storage. NULL on ENOMEM. */
 hs_stack_store *hs_stack_store_create(uint32_t capacity, size_t frame_bytes);

@@ -7,15 +7,17 @@
  * table) and the writer later reads only this cache. Readers are lock-free; a method
  * is resolved once per jmethodID (two racing threads may both resolve; one wins).
  *
- * Allocated classes are cached by identity: JVMTI's identity hash of the class mirror
- * picks the slot and IsSameObject on a weak global ref confirms it, so the hot path
- * neither allocates nor asks for the class signature after the first sample of a class. */
+ * Allocated classes are cached by identity in class_cache.c (identity hash, confirmed by
+ * IsSameObject on a weak global ref; ids per name; slots of unloaded classes reclaimed;
+ * "[class table full]" instead of a scan), so the hot path neither allocates nor asks for
+ * the class signature after the first sample of a class. */
 #ifndef HS_SYMBOLS_H
 #define HS_SYMBOLS_H
 
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "class_cache.h"
 #include "jvm_names.h"
 
 typedef struct {
@@ -29,7 +31,11 @@ typedef struct {
 
 typedef struct hs_symbols hs_symbols;
 
-/* method_capacity / class_capacity: distinct methods / classes cached at most;
+/* The id of the pseudo-class that classes without room are counted under. */
+#define HS_CLASS_TABLE_FULL HS_CLASS_CACHE_FULL
+
+/* method_capacity / class_capacity: distinct methods / classes (>= 2, one is the
+ * pseudo-class) cached at most;
  * budget: bytes for names and line tables. NULL on ENOMEM. */
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget);
 /* Deletes the classes' weak refs when jni is non-NULL, then frees everything. */
@@ -42,13 +48,19 @@ const hs_method_info *hs_symbols_method(hs_symbols *symbols, jvmtiEnv *jvmti, JN
 /* Cache only, never calls JVMTI: safe after the method's class was unloaded. */
 const hs_method_info *hs_symbols_cached_method(const hs_symbols *symbols, jmethodID method);
 
-/* Hot path: the id (>= 1) of class, resolving its name on first sight; 0 on failure. */
+/* Hot path: the id (>= 1) of class, resolving its name on first sight; HS_CLASS_TABLE_FULL
+ * when it finds no room; 0 when JVMTI fails. Bounded work in every table state. */
 uint32_t hs_symbols_class_id(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass);
 /* "byte[]", "java.lang.String" for an id from hs_symbols_class_id; NULL for others. */
 const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
 
 uint32_t hs_symbols_method_count(const hs_symbols *symbols);
 uint32_t hs_symbols_class_count(const hs_symbols *symbols);
+/* Slots of unloaded classes reclaimed so far, and classes resident in the cache now. */
+uint64_t hs_symbols_class_reclaimed(const hs_symbols *symbols);
+uint32_t hs_symbols_class_resident(const hs_symbols *symbols);
+/* Class lookups answered with HS_CLASS_TABLE_FULL. */
+uint64_t hs_symbols_class_overflow(const hs_symbols *symbols);
 /* Resolutions that failed or did not fit. */
 uint64_t hs_symbols_failures(const hs_symbols *symbols);
 

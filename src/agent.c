@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "budget.h"
 #include "control.h"
 #include "faults.h"
 #include "file_output.h"
@@ -20,20 +21,22 @@
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "profile_output.h"
+#include "snapshot.h"
 #include "sample_table.h"
 #include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
 
-/* Table sizes. Memory is calloc'd, so untouched parts cost address space, not RSS.
- * Generous enough for large applications; when one fills up, samples are dropped and
- * counted (profile comments, log=info) rather than the tables growing without bound. */
-#define MAX_STACKS (1u << 17)
-#define STACK_FRAME_BUDGET ((size_t)128 << 20)
-#define MAX_BUCKETS (1u << 18)
-#define MAX_METHODS (1u << 18)
-#define MAX_CLASSES (1u << 16)
-#define SYMBOL_BUDGET ((size_t)64 << 20)
+/* Table sizes come from memory= (budget.c). Memory is calloc'd, so untouched parts cost
+ * address space, not RSS. When a table fills up, samples are folded (overflow.h), never
+ * lost, and the tables never grow past the budget. */
+static int plan_budget(const hs_options *opts, hs_budget *budget) {
+    char err[512];
+    if (hs_budget_plan(opts->memory, opts->track, opts->live, budget, err, sizeof err) == 0)
+        return 0;
+    hs_error("%s", err);
+    return -1;
+}
 
 
 /* "JVMTI_ERROR_NOT_AVAILABLE (98)" into buf. */
@@ -74,6 +77,8 @@ static int configure(hs_agent *agent, const char *options, bool attach) {
         return -1; /* into a running JVM: the agent is not started, jcmd shows an error */
     }
     hs_log_set_level(agent->opts.log);
+    hs_budget budget;
+    if (plan_budget(&agent->opts, &budget) != 0) return -1;
     hs_options defaults;
     hs_options_defaults(&defaults);
     static const char *const default_file_of_format[] = {
@@ -123,9 +128,16 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
 }
 
 static int create_tables(hs_agent *agent) {
-    agent->stacks = hs_stack_store_create(MAX_STACKS, STACK_FRAME_BUDGET);
-    agent->samples = hs_sample_table_create(MAX_BUCKETS);
-    agent->symbols = hs_symbols_create(MAX_METHODS, MAX_CLASSES, SYMBOL_BUDGET);
+    hs_budget b;
+    if (plan_budget(&agent->opts, &b) != 0) return -1;
+    hs_overflow_init(&agent->overflow, agent->opts.memory);
+    agent->stacks = hs_stack_store_create(b.stacks, b.frame_bytes);
+    agent->samples = hs_sample_table_create_reserved(b.buckets, b.bucket_reserve);
+    agent->symbols = hs_symbols_create(b.methods, b.classes, b.symbol_bytes);
+    hs_debug("memory=%lldm: %u stacks (%zu MiB of frames), %u buckets, %u methods, %u classes "
+             "(%zu MiB of names), live table %zu MiB",
+             (long long)(agent->opts.memory >> 20), b.stacks, b.frame_bytes >> 20, b.buckets,
+             b.methods, b.classes, b.symbol_bytes >> 20, b.live_bytes >> 20);
     if (agent->stacks && agent->samples && agent->symbols) return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;
@@ -159,6 +171,10 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     bool drained = hs_sampling_end(agent, jvmti);
     if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
     hs_write_profile(agent, jni, agent->output_path);
+    char overflow[512]; /* the dump-time half of the overflow warning */
+    if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
+                             sizeof overflow))
+        hs_warn("%s", overflow);
     hs_counters *c = &agent->counters;
     hs_info("samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed",
             (unsigned long long)hs_sample_table_samples(agent->samples),

@@ -383,6 +383,22 @@ static bool is_inuse_metric(hs_metric metric) {
     return metric == HS_METRIC_INUSE_SPACE || metric == HS_METRIC_INUSE_OBJECTS;
 }
 
+/* ---- memory= (the agent's one memory budget; see budget.h) ----------------------------- */
+
+#define MEMORY_MIN (INT64_C(4) << 20)
+#define MEMORY_MAX (INT64_C(64) << 30)
+
+static int parse_memory(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded(value, true, MEMORY_MIN, MEMORY_MAX, "not a size", &opts->memory, why,
+                         whylen);
+}
+
+static const char *show_memory(const hs_options *opts, char *scratch, size_t len) {
+    if (opts->memory % (1 << 20) == 0) snprintf(scratch, len, "%lldm", (long long)(opts->memory >> 20));
+    else snprintf(scratch, len, "%lld", (long long)opts->memory);
+    return scratch;
+}
+
 /* ---- The table ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -431,6 +447,12 @@ static const option_row option_table[] = {
     {"collapsed", "alloc_space", "alloc_space, alloc_objects, inuse_space, inuse_objects",
      "the metric format=collapsed writes (inuse_* need live=true)", parse_collapsed,
      show_collapsed},
+    /* memory budget (issue 9) */
+    {"memory", "64m",
+     "a size in bytes from 4m to 64g, with an optional k, m or g suffix (powers of 1024)",
+     "native memory the agent's tables may use at most (stacks, symbols, samples, live table, "
+     "profile building); track= must fit in half of it",
+     parse_memory, show_memory},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)

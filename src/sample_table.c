@@ -33,6 +33,7 @@ typedef struct {
 
 struct hs_sample_table {
     uint32_t capacity;        /* max buckets (indexes) */
+    uint32_t reserve;         /* the last indexes, kept for hs_sample_table_record_folded */
     size_t mask;              /* slot count - 1 */
     _Atomic(bucket *) *slots; /* the hash table */
     bucket *buckets;          /* [1..capacity], by index; entry 0 unused */
@@ -50,12 +51,17 @@ static bool key_equals(hs_bucket_key a, hs_bucket_key b) {
 }
 
 hs_sample_table *hs_sample_table_create(uint32_t capacity) {
-    if (capacity == 0 || capacity > MAX_CAPACITY) return NULL;
+    return hs_sample_table_create_reserved(capacity, 0);
+}
+
+hs_sample_table *hs_sample_table_create_reserved(uint32_t capacity, uint32_t reserve) {
+    if (capacity == 0 || capacity > MAX_CAPACITY || reserve >= capacity) return NULL;
     size_t slots = 2;
     while (slots < 2 * (size_t)capacity) slots <<= 1;
     hs_sample_table *table = calloc(1, sizeof *table);
     if (!table) return NULL;
     table->capacity = capacity;
+    table->reserve = reserve;
     table->mask = slots - 1;
     table->slots = hs_big_calloc(slots, sizeof *table->slots);
     table->buckets = calloc((size_t)capacity + 1, sizeof *table->buckets);
@@ -75,23 +81,24 @@ void hs_sample_table_destroy(hs_sample_table *table) {
     free(table);
 }
 
-/* A bucket holding key under a fresh index, not yet published; NULL when indexes are spent. */
-static bucket *new_bucket(hs_sample_table *table, hs_bucket_key key) {
-    if (atomic_load_explicit(&table->count, memory_order_relaxed) >= table->capacity) return NULL;
+/* A bucket holding key under a fresh index <= limit, not yet published; NULL when those
+ * indexes are spent. */
+static bucket *new_bucket(hs_sample_table *table, hs_bucket_key key, uint32_t limit) {
+    if (atomic_load_explicit(&table->count, memory_order_relaxed) >= limit) return NULL;
     uint32_t index = atomic_fetch_add_explicit(&table->count, 1, memory_order_relaxed) + 1;
-    if (index > table->capacity) return NULL;
+    if (index > limit) return NULL; /* a lost index: a hole, as after a lost race */
     table->buckets[index].key = key;
     return &table->buckets[index];
 }
 
-/* The key's published bucket, inserting it if new; NULL when full. */
-static bucket *find_or_insert(hs_sample_table *table, hs_bucket_key key) {
+/* The key's published bucket, inserting it if new with an index <= limit; NULL when full. */
+static bucket *find_or_insert(hs_sample_table *table, hs_bucket_key key, uint32_t limit) {
     bucket *mine = NULL; /* taken at the first empty slot, kept while probing on */
     size_t index = (size_t)hash_key(key) & table->mask;
     for (size_t probes = 0; probes <= table->mask; probes++, index = (index + 1) & table->mask) {
         bucket *b = atomic_load_explicit(&table->slots[index], memory_order_acquire);
         if (!b) {
-            if (!mine && !(mine = new_bucket(table, key))) return NULL;
+            if (!mine && !(mine = new_bucket(table, key, limit))) return NULL;
             if (atomic_compare_exchange_strong_explicit(&table->slots[index], &b, mine,
                                                         memory_order_release, memory_order_acquire))
                 b = mine; /* else b is the bucket that won the slot */
@@ -112,14 +119,24 @@ static uint32_t add_sample(hs_sample_table *table, bucket *b, uint64_t weight_fp
     return (uint32_t)(b - table->buckets);
 }
 
-uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp) {
+static uint32_t record_within(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp,
+                              uint32_t limit) {
     if (!table) return 0;
-    bucket *b = find_or_insert(table, key);
+    bucket *b = find_or_insert(table, key, limit);
     if (!b) {
         atomic_fetch_add_explicit(&table->dropped, 1, memory_order_relaxed);
         return 0;
     }
     return add_sample(table, b, weight_fp);
+}
+
+uint32_t hs_sample_table_record(hs_sample_table *table, hs_bucket_key key, uint64_t weight_fp) {
+    return record_within(table, key, weight_fp, table ? table->capacity - table->reserve : 0);
+}
+
+uint32_t hs_sample_table_record_folded(hs_sample_table *table, hs_bucket_key key,
+                                       uint64_t weight_fp) {
+    return record_within(table, key, weight_fp, table ? table->capacity : 0);
 }
 
 uint32_t hs_sample_table_record_hinted(hs_sample_table *table, hs_bucket_key key,

@@ -94,18 +94,15 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
         .size = (uint64_t)size,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
+    key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
     /* One JVM sample, unless `start,interval=` changed the interval since startup. */
     int64_t interval = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
     uint64_t weight_fp = hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval);
-    uint32_t bucket = 0;
-    if (key.stack_id) { /* else the stack store was full: the sample is dropped */
-        key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
-        bucket = record_in_bucket(agent, key, weight_fp);
-    }
-    if (bucket == 0) {
-        atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
-        return;
-    }
+    uint32_t bucket = key.stack_id ? record_in_bucket(agent, key, weight_fp) : 0;
+    if (bucket == 0) /* a table was full: fold, never drop */
+        bucket = hs_overflow_record(&agent->overflow, agent->samples, key, weight_fp,
+                                    agent->opts.interval);
+    if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
     struct hs_live_tracker *live = atomic_load(&agent->live);
     if (live) hs_live_track(agent, live, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
 }

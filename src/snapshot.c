@@ -13,6 +13,7 @@
 #include "estimate.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
+#include "overflow.h"
 #include "ptr_map.h"
 #include "sample_table.h"
 #include "stack_store.h"
@@ -27,6 +28,7 @@ typedef struct {
     uint32_t unknown_function;      /* index + 1 of "[unknown]", 0 until needed */
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
+    uint32_t folded_function;       /* index + 1 of "[stack table full]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
 } builder;
@@ -38,6 +40,12 @@ static uint32_t pseudo_function(builder *b, uint32_t *cache, const char *name) {
         *cache = f == UINT32_MAX ? 0 : f + 1;
     }
     return *cache ? *cache - 1 : UINT32_MAX;
+}
+
+/* The location of a pseudo-function (no line). */
+static uint32_t pseudo_location(builder *b, uint32_t *cache, const char *name) {
+    uint32_t f = pseudo_function(b, cache, name);
+    return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, 0);
 }
 
 static uint32_t function_for_method(builder *b, const hs_method_info *m) {
@@ -73,6 +81,11 @@ static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
 static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
     uint32_t depth = 0, n = 0;
     bool truncated = false;
+    if (key->stack_id == HS_STACK_FOLDED) { /* the sample's stack found no room */
+        b->locations[n++] = location_for_class(b, key->class_id);
+        b->locations[n++] = pseudo_location(b, &b->folded_function, HS_STACK_FOLDED_NAME);
+        return b->locations[0] == UINT32_MAX || b->locations[1] == UINT32_MAX ? 0 : n;
+    }
     const hs_frame *frames = hs_stack_store_get(b->agent->stacks, key->stack_id, &depth, &truncated);
     if (!frames) return 0;
     b->locations[n++] = location_for_class(b, key->class_id);
@@ -121,6 +134,40 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects");
+    const hs_symbols *sym = agent->symbols;
+    hs_profile_add_comment(p,
+                           "tables: %u stacks, %u buckets; symbols: %u methods, %u class "
+                           "names, %u classes resident, %llu slots of unloaded classes reclaimed, "
+                           "%llu samples of classes counted as %s",
+                           hs_stack_store_count(agent->stacks), hs_sample_table_count(agent->samples),
+                           hs_symbols_method_count(sym), hs_symbols_class_count(sym) - 1,
+                           hs_symbols_class_resident(sym),
+                           (unsigned long long)hs_symbols_class_reclaimed(sym),
+                           (unsigned long long)hs_symbols_class_overflow(sym),
+                           HS_CLASS_CACHE_FULL_NAME);
+    char overflow[512];
+    if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
+                             sizeof overflow))
+        hs_profile_add_comment(p, "%s", overflow);
+}
+
+/* Samples that found no bucket at all: one site with their unbiased totals (no liveness). */
+static void add_spilled_sample(builder *b) {
+    const hs_overflow *o = &b->agent->overflow;
+    uint64_t objects_fp = atomic_load_explicit(&o->spilled_objects_fp, memory_order_relaxed);
+    uint64_t bytes = atomic_load_explicit(&o->spilled_bytes, memory_order_relaxed);
+    if (atomic_load_explicit(&o->spilled, memory_order_relaxed) == 0) return;
+    uint32_t unused = 0;
+    uint32_t loc = pseudo_location(b, &unused, HS_SPILLED_NAME);
+    int64_t values[HS_PROFILE_MAX_VALUES] = {0};
+    values[HS_VALUE_ALLOC_OBJECTS] = (int64_t)((objects_fp + HS_OVERFLOW_ONE / 2) / HS_OVERFLOW_ONE);
+    values[HS_VALUE_ALLOC_SPACE] = (int64_t)bytes;
+    if (loc != UINT32_MAX) hs_profile_add_sample(b->profile, &loc, 1, values, 0);
+}
+
+uint64_t hs_snapshot_samples_taken(hs_agent *agent) {
+    return hs_sample_table_samples(agent->samples) +
+           atomic_load_explicit(&agent->overflow.spilled, memory_order_relaxed);
 }
 
 static int set_header(hs_agent *agent, hs_profile *p, int live) {
@@ -237,6 +284,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     if (ok) add_comments(agent, b.profile);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
+    if (ok) add_spilled_sample(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);
     free(b.function_of_class);
     free(b.locations);

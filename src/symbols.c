@@ -2,51 +2,85 @@
 #include "symbols.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
-#include "hash.h"
+#include "class_cache.h"
 #include "log.h"
 #include "ptr_map.h"
 
-enum { CLASS_SLOT_EMPTY = 0, CLASS_SLOT_FILLING, CLASS_SLOT_READY };
-
-typedef struct {
-    atomic_int state;
-    jint hash;
-    jweak ref;
-    uint32_t id;
-} class_slot;
-
 struct hs_symbols {
     hs_arena *arena;
-    hs_ptr_map *methods; /* jmethodID -> hs_method_info* */
-    class_slot *class_slots;
-    uint32_t class_mask;              /* slots - 1 (power of two) */
-    uint32_t class_capacity;          /* ids 1..class_capacity */
-    _Atomic(const char *) *class_names; /* id -> name */
-    atomic_uint class_count;
+    hs_ptr_map *methods;    /* jmethodID -> hs_method_info* */
+    hs_class_cache *classes; /* names in `arena` too */
     atomic_uint_fast64_t failures;
 };
 
-static uint32_t next_power_of_two(uint32_t n) {
-    uint32_t p = 1;
-    while (p < n && p < (1u << 31)) p <<= 1;
-    return p;
+/* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
+
+typedef struct {
+    jvmtiEnv *jvmti;
+    JNIEnv *jni;
+} class_env;
+
+static int class_hash(void *ctx, jclass klass, jint *out) {
+    class_env *env = ctx;
+    return (int)(*env->jvmti)->GetObjectHashCode(env->jvmti, klass, out);
 }
+
+/* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
+#define NAME_MAX_LEN 2048
+
+static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
+    class_env *env = ctx;
+    char *sig = NULL;
+    jvmtiError err = (*env->jvmti)->GetClassSignature(env->jvmti, klass, &sig, NULL);
+    if (err != JVMTI_ERROR_NONE) return (int)err;
+    hs_class_name(sig, buf, len);
+    (*env->jvmti)->Deallocate(env->jvmti, (unsigned char *)sig);
+    return 0;
+}
+
+static jweak class_new_ref(void *ctx, jclass klass) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    jweak ref = (*jni)->NewWeakGlobalRef(jni, klass);
+    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    return ref;
+}
+
+static bool class_same(void *ctx, jweak ref, jclass klass) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    return (*jni)->IsSameObject(jni, ref, klass);
+}
+
+static bool class_cleared(void *ctx, jweak ref) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    return (*jni)->IsSameObject(jni, ref, NULL);
+}
+
+static void class_delete_ref(void *ctx, jweak ref) {
+    JNIEnv *jni = ((class_env *)ctx)->jni;
+    (*jni)->DeleteWeakGlobalRef(jni, ref);
+}
+
+static const hs_class_ops CLASS_OPS = {
+    .hash = class_hash,
+    .name = class_name,
+    .new_ref = class_new_ref,
+    .same = class_same,
+    .cleared = class_cleared,
+    .delete_ref = class_delete_ref,
+};
 
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
     hs_symbols *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    uint32_t slots = next_power_of_two(class_capacity * 2);
     s->arena = hs_arena_create(1 << 20, budget);
     s->methods = hs_ptr_map_create(method_capacity);
-    s->class_slots = calloc(slots, sizeof *s->class_slots);
-    s->class_names = calloc((size_t)class_capacity + 1, sizeof *s->class_names);
-    s->class_mask = slots - 1;
-    s->class_capacity = class_capacity;
-    if (!s->arena || !s->methods || !s->class_slots || !s->class_names) {
+    s->classes = s->arena ? hs_class_cache_create(class_capacity, s->arena) : NULL;
+    if (!s->arena || !s->methods || !s->classes) {
         hs_symbols_destroy(s, NULL);
         return NULL;
     }
@@ -55,13 +89,8 @@ hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity,
 
 void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
     if (!s) return;
-    if (jni && s->class_slots) {
-        for (uint32_t i = 0; i <= s->class_mask; i++)
-            if (atomic_load(&s->class_slots[i].state) == CLASS_SLOT_READY)
-                (*jni)->DeleteWeakGlobalRef(jni, s->class_slots[i].ref);
-    }
-    free(s->class_slots);
-    free((void *)s->class_names);
+    class_env env = {.jni = jni};
+    hs_class_cache_destroy(s->classes, jni ? &CLASS_OPS : NULL, &env);
     if (s->methods) hs_ptr_map_destroy(s->methods);
     if (s->arena) hs_arena_destroy(s->arena);
     free(s);
@@ -72,9 +101,6 @@ static void count_failure(hs_symbols *s, const char *what, jvmtiError err) {
     if (atomic_fetch_add(&s->failures, 1) == 0)
         hs_warn("cannot resolve %s (JVMTI error %d); such frames show as [unknown]", what, (int)err);
 }
-
-/* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
-#define NAME_MAX_LEN 2048
 
 /* Copies a JVMTI line-number table into the arena, sorted by bci. */
 static int copy_line_table(hs_symbols *s, jvmtiEnv *jvmti, jmethodID method, hs_method_info *info) {
@@ -161,78 +187,30 @@ const hs_method_info *hs_symbols_cached_method(const hs_symbols *s, jmethodID me
     return hs_ptr_map_get(s->methods, (uintptr_t)method);
 }
 
-/* Resolves and stores the name of a new class; returns its id or 0. */
-static uint32_t register_class(hs_symbols *s, jvmtiEnv *jvmti, jclass klass) {
-    char *sig = NULL;
-    jvmtiError err = (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL);
-    if (err != JVMTI_ERROR_NONE) {
-        count_failure(s, "a class name", err);
-        return 0;
-    }
-    char buf[NAME_MAX_LEN];
-    hs_class_name(sig, buf, sizeof buf);
-    const char *name = hs_arena_strdup(s->arena, buf);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    uint32_t id = atomic_fetch_add(&s->class_count, 1) + 1;
-    if (!name || id > s->class_capacity) {
-        count_failure(s, "a class name (class cache full)", JVMTI_ERROR_OUT_OF_MEMORY);
-        return 0;
-    }
-    atomic_store_explicit(&s->class_names[id], name, memory_order_release);
-    return id;
-}
-
-/* Fills a claimed slot. A failure leaves the slot claimed but never READY: readers skip it. */
-static uint32_t fill_class_slot(hs_symbols *s, class_slot *slot, jvmtiEnv *jvmti, JNIEnv *jni,
-                                jclass klass, jint hash) {
-    uint32_t id = register_class(s, jvmti, klass);
-    jweak ref = id ? (*jni)->NewWeakGlobalRef(jni, klass) : NULL;
-    if (!ref) {
-        if (id) count_failure(s, "a class (weak ref)", JVMTI_ERROR_OUT_OF_MEMORY);
-        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-        return id;
-    }
-    slot->hash = hash;
-    slot->ref = ref;
-    slot->id = id;
-    atomic_store_explicit(&slot->state, CLASS_SLOT_READY, memory_order_release);
-    return id;
-}
-
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
-    jint hash = 0;
-    jvmtiError err = (*jvmti)->GetObjectHashCode(jvmti, klass, &hash);
-    if (err != JVMTI_ERROR_NONE) {
-        count_failure(s, "a class identity", err);
-        return 0;
-    }
-    uint32_t start = (uint32_t)hs_mix64((uint32_t)hash) & s->class_mask;
-    for (uint32_t probe = 0; probe <= s->class_mask; probe++) {
-        class_slot *slot = &s->class_slots[(start + probe) & s->class_mask];
-        int state = atomic_load_explicit(&slot->state, memory_order_acquire);
-        if (state == CLASS_SLOT_READY) {
-            if (slot->hash == hash && (*jni)->IsSameObject(jni, slot->ref, klass))
-                return slot->id;
-            continue;
-        }
-        if (state == CLASS_SLOT_FILLING) continue; /* maybe our class; a duplicate id is harmless */
-        int expected = CLASS_SLOT_EMPTY;
-        if (atomic_compare_exchange_strong(&slot->state, &expected, CLASS_SLOT_FILLING))
-            return fill_class_slot(s, slot, jvmti, jni, klass, hash);
-        probe--; /* lost the race for this slot: look at it again */
-    }
-    count_failure(s, "a class (class table full)", JVMTI_ERROR_OUT_OF_MEMORY);
-    return 0;
+    class_env env = {.jvmti = jvmti, .jni = jni};
+    int err = 0;
+    uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
+    if (id == 0) count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY);
+    return id;
 }
 
 const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
-    if (id == 0 || id > s->class_capacity) return NULL;
-    return atomic_load_explicit(&s->class_names[id], memory_order_acquire);
+    return hs_class_cache_name(s->classes, id);
+}
+
+uint64_t hs_symbols_class_reclaimed(const hs_symbols *s) {
+    return hs_class_cache_reclaimed(s->classes);
+}
+
+uint32_t hs_symbols_class_resident(const hs_symbols *s) {
+    return hs_class_cache_resident(s->classes);
+}
+
+uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
+    return hs_class_cache_overflow(s->classes);
 }
 
 uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
-uint32_t hs_symbols_class_count(const hs_symbols *s) {
-    uint32_t n = atomic_load(&s->class_count);
-    return n < s->class_capacity ? n : s->class_capacity;
-}
+uint32_t hs_symbols_class_count(const hs_symbols *s) { return hs_class_cache_count(s->classes); }
 uint64_t hs_symbols_failures(const hs_symbols *s) { return atomic_load(&s->failures); }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "file_output.h"
@@ -317,7 +318,8 @@ static void test_check_output_dir_accepts_writable(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
     CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
     CU_ASSERT_EQUAL(hs_check_output_dir("heap.pb.gz", err, sizeof err), 0);
-    CU_ASSERT_EQUAL(hs_check_output_dir("", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(hs_check_output_dir("", err, sizeof err), -1); /* no file name */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no file name"));
     CU_ASSERT_EQUAL(hs_write_file_atomic("heap.pb.gz", "rel", 3, err, sizeof err), 0);
     CU_ASSERT_EQUAL(chdir(cwd), 0);
     CU_ASSERT(file_is(path, "rel"));
@@ -377,8 +379,9 @@ static void test_disk_full_keeps_previous_file(void) {
     remove_tree(dir);
 }
 
-/* A failing rename (the target is a non-empty directory) removes the temporary file. */
-static void test_failed_rename_cleans_up(void) {
+/* A directory at the target is refused (at startup and at write time), and the write
+ * leaves no temporary file behind. */
+static void test_directory_target_refused(void) {
     char dir[64], path[128], inner[160];
     CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
     snprintf(path, sizeof path, "%s/heap.pb.gz", dir);
@@ -386,9 +389,103 @@ static void test_failed_rename_cleans_up(void) {
     CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
     CU_ASSERT_EQUAL_FATAL(write_text(inner, "kept"), 0);
 
-    expect_write_refused(path, "DATA", 4, ": rename: ");
+    expect_write_refused(path, "DATA", 4, "is a directory, not a regular file");
+    expect_dir_refused(path, EEXIST, path, "is a directory, not a regular file");
     CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), 0);
     CU_ASSERT(file_is(inner, "kept"));
+    remove_tree(dir);
+}
+
+/* Device nodes and FIFOs are never replaced: /dev/null itself, a character device made
+ * with mknod (root only), a FIFO, and a symlink to a device. */
+static void test_special_files_refused(void) {
+    char dir[64], path[160];
+    CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
+    expect_dir_refused("/dev/null", EEXIST, "/dev/null", "is a character device");
+    expect_write_refused("/dev/null", "x", 1, "is a character device");
+    struct stat st;
+    CU_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)); /* still the device */
+
+    snprintf(path, sizeof path, "%s/null-copy", dir);
+    if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        expect_dir_refused(path, EEXIST, path, "is a character device");
+        expect_write_refused(path, "x", 1, "is a character device");
+        CU_ASSERT(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+    } else {
+        note("mknod refused (not root?): the /dev/null case stands for devices");
+    }
+
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0644), 0);
+    expect_dir_refused(path, EEXIST, path, "is a FIFO");
+    expect_write_refused(path, "x", 1, "is a FIFO");
+    CU_ASSERT(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+
+    snprintf(path, sizeof path, "%s/to-null", dir);
+    CU_ASSERT_EQUAL_FATAL(symlink("/dev/null", path), 0);
+    expect_dir_refused(path, EEXIST, path, "a symlink to a device, FIFO or socket");
+    expect_write_refused(path, "x", 1, "a symlink to a device, FIFO or socket");
+    CU_ASSERT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), 0);
+    remove_tree(dir);
+}
+
+/* Paths that name no file: "/", ".", "..", a trailing slash. */
+static void test_paths_without_a_file_name(void) {
+    const char *paths[] = {"/", ".", "..", "/tmp/", "/tmp/.", "/tmp/.."};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char err[ERR_SIZE] = "";
+        CU_ASSERT_EQUAL(hs_check_output_dir(paths[i], err, sizeof err), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, paths[i]));
+        CU_ASSERT_EQUAL(hs_write_file_atomic(paths[i], "x", 1, err, sizeof err), -1);
+    }
+}
+
+/* A final name of 229 bytes leaves room for the temporary suffix; 230 to 255 do not. */
+static void test_long_names(void) {
+    char dir[64], path[400], name[256];
+    CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
+    memset(name, 'n', sizeof name);
+    name[229] = '\0';
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char err[ERR_SIZE] = "";
+    CU_ASSERT_EQUAL(hs_check_output_dir(path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "ok", 2, err, sizeof err), 0);
+    CU_ASSERT(file_is(path, "ok"));
+    for (size_t len = 230; len <= 255; len += 5) {
+        memset(name, 'n', sizeof name);
+        name[len] = '\0';
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        expect_dir_refused(path, EINVAL, path, "too long to leave room for the temporary file");
+        expect_write_refused(path, "x", 1, "too long to leave room for the temporary file");
+    }
+    remove_tree(dir);
+}
+
+/* The directory is pinned when checked: swapping it for a symlink to another directory
+ * mid-run does not redirect the write. A symlinked parent given at startup is fine (it is
+ * resolved once, then). */
+static void test_symlinked_parent(void) {
+    char dir[64], real[128], link[128], moved[128], victim[128], path[192], err[ERR_SIZE] = "";
+    CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
+    snprintf(real, sizeof real, "%s/real", dir);
+    snprintf(link, sizeof link, "%s/out", dir);
+    snprintf(moved, sizeof moved, "%s/moved", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(real, 0755), 0);
+    CU_ASSERT_EQUAL_FATAL(mkdir(victim, 0755), 0);
+    CU_ASSERT_EQUAL_FATAL(symlink("real", link), 0); /* out -> real, given at startup */
+    snprintf(path, sizeof path, "%s/heap.pb.gz", link);
+    CU_ASSERT_EQUAL_FATAL(hs_check_output_dir(path, err, sizeof err), 0);
+    /* mid-run: out now points at victim, and real was moved away */
+    CU_ASSERT_EQUAL_FATAL(rename(real, moved), 0);
+    CU_ASSERT_EQUAL_FATAL(unlink(link), 0);
+    CU_ASSERT_EQUAL_FATAL(symlink("victim", link), 0);
+    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "DATA", 4, err, sizeof err), 0);
+    char expected[192];
+    snprintf(expected, sizeof expected, "%s/heap.pb.gz", moved);
+    CU_ASSERT(file_is(expected, "DATA")); /* the directory opened at startup */
+    CU_ASSERT_EQUAL(count_entries(victim, ""), 0);
     remove_tree(dir);
 }
 
@@ -413,7 +510,11 @@ static CU_TestInfo file_output_tests[] = {
     {"check accepts a writable directory", test_check_output_dir_accepts_writable},
     {"write loop reports ENOSPC", test_write_all_reports_enospc},
     {"disk full keeps the previous file", test_disk_full_keeps_previous_file},
-    {"failed rename cleans up", test_failed_rename_cleans_up},
+    {"directory target refused", test_directory_target_refused},
+    {"devices and FIFOs refused", test_special_files_refused},
+    {"paths without a file name", test_paths_without_a_file_name},
+    {"long names", test_long_names},
+    {"symlinked parent", test_symlinked_parent},
     {"tiny error buffer is safe", test_tiny_error_buffer_is_safe},
     CU_TEST_INFO_NULL,
 };

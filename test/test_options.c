@@ -10,13 +10,13 @@
 #define INTERVAL_ACCEPTED \
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
-    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed"
+    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, memory"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
-    "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space"
+    "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -223,6 +223,19 @@ static void test_track_values(void) {
     CU_ASSERT_EQUAL(parse_ok("track=16m").track, 16777216);
     CU_ASSERT_EQUAL(parse_ok("track=16M").track, 16777216);
     CU_ASSERT_EQUAL(parse_ok("track=16777216").track, 16777216);
+}
+
+#define MEMORY_ACCEPTED \
+    "a size in bytes from 4m to 64g, with an optional k, m or g suffix (powers of 1024)"
+
+static void test_memory_values(void) {
+    CU_ASSERT_EQUAL(parse_ok("memory=4m").memory, INT64_C(4) << 20);
+    CU_ASSERT_EQUAL(parse_ok("memory=1g").memory, INT64_C(1) << 30);
+    CU_ASSERT_EQUAL(parse_ok("memory=64g").memory, INT64_C(64) << 30);
+    CU_ASSERT_EQUAL(parse_ok("memory=5000000").memory, 5000000);
+    expect_rejection("memory=4194303", "bad option 'memory=4194303': too small; accepted: " MEMORY_ACCEPTED);
+    expect_rejection("memory=65g", "bad option 'memory=65g': too large; accepted: " MEMORY_ACCEPTED);
+    expect_rejection("memory=lots", "bad option 'memory=lots': not a size; accepted: " MEMORY_ACCEPTED);
 }
 
 static void test_heap_source_values(void) {
@@ -445,7 +458,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"interval", "512k"}, {"file", "heapsampler-%p.pb.gz"}, {"log", "warn"},
         {"help", "off"},      {"depth", "64"},                  {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
-        {"live_scale", "residual"}, {"collapsed", "alloc_space"},
+        {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -523,7 +536,7 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options_format(&opts, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
-                                 "live_scale=residual,collapsed=alloc_space");
+                                 "live_scale=residual,collapsed=alloc_space,memory=64m");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -552,6 +565,7 @@ void register_tests(void) {
         {"format values", test_format_values},
         {"live values", test_live_values},
         {"track values", test_track_values},
+        {"memory values", test_memory_values},
         {"heap_source values", test_heap_source_values},
         {"live_scale values", test_live_scale_values},
         {"collapsed values", test_collapsed_values},

@@ -6,7 +6,8 @@
  *   delete-dir   deletes DIR (which must be empty): the agent's directory is gone at exit
  *   block-temp   creates the files TARGET.tmp.<pid>.0 .. .63: the names the agent would use
  *                for its temporary file (see src/file_output.c) are all taken
- *   dir-at-target  creates a directory at TARGET: the final rename cannot replace it
+ *   dir-at-target  creates a directory at TARGET: the agent must not replace it
+ *   fifo-at-target creates a FIFO at TARGET (mkfifo): the agent must not replace it
  *   read-only-dir  makes DIR read-only (r-x): no file can be created in it (unless root)
  *
  * and then returns normally (CODE 0) or calls System.exit(CODE).
@@ -25,6 +26,15 @@ public class OutputTrouble {
     public static final String MARKER = "OutputTrouble: main ran";
     static final int BLOCKED_NAMES = 64;
 
+    static void mkfifo(Path path) throws IOException {
+        try {
+            Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+            if (p.waitFor() != 0) throw new IOException("mkfifo " + path + " failed");
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+
     public static void main(String[] args) throws IOException {
         String action = args[0];
         Path path = Paths.get(args[1]);
@@ -41,6 +51,7 @@ public class OutputTrouble {
                 }
             }
             case "dir-at-target" -> Files.createDirectory(path);
+            case "fifo-at-target" -> mkfifo(path);
             case "read-only-dir" -> Files.setPosixFilePermissions(path,
                     PosixFilePermissions.fromString("r-xr-xr-x"));
             default -> throw new IllegalArgumentException("unknown action " + action);

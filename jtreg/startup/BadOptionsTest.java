@@ -32,6 +32,8 @@ public class BadOptionsTest {
             new Case("track=0", "track=0"),
             new Case("heap_source=magic", "heap_source=magic"),
             new Case("live_scale=linear", "live_scale=linear"),
+            new Case("memory=1m", "memory=1m"),
+            new Case("memory=64m,track=16777216", "track=16777216"), // needs memory=1g
             new Case("interval", "interval"),                     // value missing
             new Case("help=yes", "help=yes"),                     // a flag takes no value
             new Case("file=out-%q.pb.gz", "file=out-%q.pb.gz"),   // unknown escape
@@ -49,7 +51,7 @@ public class BadOptionsTest {
     static void goodOptionsAreAccepted() throws Exception {
         String options = "interval=1k,file=ok-%p-%t-%%.txt,log=error,depth=8,format=collapsed,"
                 + "live=false,track=1k,heap_source=none,live_scale=proportional,"
-                + "collapsed=alloc_objects";
+                + "collapsed=alloc_objects,memory=32m";
         AgentRunner.Result r = AgentRunner.withAgent(options).label("good-options")
                 .run("ExitWith", "0");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains(ExitWith.MARKER);
