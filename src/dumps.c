@@ -308,7 +308,6 @@ static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {
 
 void JNICALL hs_dumps_on_resource_exhausted(jvmtiEnv *jvmti, JNIEnv *jni, jint flags,
                                             const void *reserved, const char *description) {
-    (void)jvmti;
     (void)reserved;
     hs_agent *agent = hs_agent_get();
     /* Only the Java heap; a thread already inside the agent (a dump, the sweeper) may hold
@@ -324,6 +323,10 @@ void JNICALL hs_dumps_on_resource_exhausted(jvmtiEnv *jvmti, JNIEnv *jni, jint f
         bool low_valid = agent->live && hs_live_heap_low_water(agent, &low, &last);
         if (hs_oom_episode_exhausted(&D.episode, low_valid, low, last))
             write_oom(agent, jni, description);
+        /* No more profiles this run: stop the event (and the JVM's log line for each one). */
+        if (D.episode.dumps >= HS_OOM_MAX_DUMPS)
+            (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED,
+                                               NULL);
         in_dump = false;
     }
     unlock_dumps();
