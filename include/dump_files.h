@@ -52,6 +52,12 @@ void hs_dump_files_free(hs_dump_files *f);
 int hs_dump_files_name(hs_dump_files *f, const char *suffix, bool numbered, time_t now,
                        char *out, size_t outlen, char *err, size_t errlen);
 
+/* Names a dump that has its own pattern (an on-demand dump's file=): expanded like
+ * file= (%p, %t = now, %n = the next sequence number, which it consumes). 0, or -1 with
+ * the reason in err (unknown escape, too long). */
+int hs_dump_files_name_pattern(hs_dump_files *f, const char *pattern, time_t now, char *out,
+                               size_t outlen, char *err, size_t errlen);
+
 /* Inserts "-suffix" into path before its extension (see above). 0, or -1 if it does not
  * fit in outlen. path and out may not overlap. */
 int hs_dump_insert_suffix(const char *path, const char *suffix, char *out, size_t outlen);

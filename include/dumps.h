@@ -50,9 +50,10 @@ void hs_dumps_stop_periodic(hs_agent *agent);
 int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni);
 
 /* On demand (the attach "dump" command): writes a profile now, with the whole run's
- * allocation values (like the exit profile) and in-use as of the last GC, to path, or,
- * when path is NULL or empty, to the next sequence name of file= (as a periodic dump
- * would be named; never deleted by keep=). The path written goes to written (may be
+ * allocation values (like the exit profile) and in-use as of the last GC, to path (a
+ * pattern like file=: %p, %t = now, %n = the next sequence number, %%), or, when path is
+ * NULL or empty, to the next sequence name of file= (as a periodic dump would be named;
+ * never deleted by keep=). The directory is not created. The path written goes to written (may be
  * NULL). Any Java thread with a JNIEnv, while the tables exist. 0, or -1 (logged). */
 int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *written,
                        size_t written_len);

@@ -103,6 +103,11 @@ int hs_dump_files_name(hs_dump_files *f, const char *suffix, bool numbered, time
     return rc;
 }
 
+int hs_dump_files_name_pattern(hs_dump_files *f, const char *pattern, time_t now, char *out,
+                               size_t outlen, char *err, size_t errlen) {
+    return hs_expand_file_pattern_n(pattern, f->pid, now, ++f->seq, out, outlen, err, errlen);
+}
+
 int hs_dump_files_retain(hs_dump_files *f, const char *path, char *evicted, size_t evicted_len) {
     if (f->keep == 0) return 0;
     char *copy = strdup(path);

@@ -176,10 +176,16 @@ int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *wri
     if (written && written_len) written[0] = '\0';
     if (!agent->samples || !lock_dumps()) return -1;
     in_dump = true;
-    char named[HS_PATH_MAX];
+    char named[HS_PATH_MAX], err[256];
     int rc = 0;
-    if (path && path[0]) snprintf(named, sizeof named, "%s", path);
-    else rc = next_name(NULL, true, named, sizeof named);
+    if (!path || !path[0]) {
+        rc = next_name(NULL, true, named, sizeof named);
+    } else if (hs_dump_files_name_pattern(&D.files, path, time(NULL), named, sizeof named, err,
+                                          sizeof err) != 0) {
+        hs_error("bad option 'file=%s': %s", path, err);
+        D.failed++;
+        rc = -1;
+    }
     if (rc == 0) {
         hs_snapshot_request req = {.live = HS_LIVE_NOW,
                                    .what = "on-demand profile: alloc values cover the whole run"};

@@ -97,6 +97,22 @@ static void test_time_pattern_never_repeats(void) {
     hs_dump_files_free(&f);
 }
 
+static void test_own_pattern(void) {
+    use_utc();
+    hs_dump_files f;
+    CU_ASSERT_EQUAL_FATAL(hs_dump_files_init(&f, "heap.pb.gz", 5, 0), 0);
+    expect_name(&f, NULL, true, T0, "heap-1.pb.gz");
+    char out[256], err[256] = "";
+    CU_ASSERT_EQUAL(hs_dump_files_name_pattern(&f, "/tmp/d-%p-%n-%t.pb.gz", T0, out, sizeof out,
+                                               err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(out, "/tmp/d-5-2-20231114-221320.pb.gz");
+    CU_ASSERT_EQUAL(hs_dump_files_name_pattern(&f, "/tmp/d-%q", T0, out, sizeof out, err,
+                                               sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "unknown escape '%q' (use %p, %t, %n or %%)");
+    expect_name(&f, NULL, true, T0, "heap-4.pb.gz"); /* the failed one used a number too */
+    hs_dump_files_free(&f);
+}
+
 static void test_name_too_long(void) {
     hs_dump_files f;
     static char pattern[HS_PATH_MAX];
@@ -153,6 +169,7 @@ void register_tests(void) {
         {"pattern without %n or %t", test_plain_pattern},
         {"pattern with %n", test_sequence_pattern},
         {"pattern with %t never repeats a name", test_time_pattern_never_repeats},
+        {"an on-demand dump's own pattern", test_own_pattern},
         {"name too long", test_name_too_long},
         CU_TEST_INFO_NULL,
     };
