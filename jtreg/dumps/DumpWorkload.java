@@ -90,7 +90,7 @@ public class DumpWorkload {
         List<byte[]> small = keepSmall();
         List<byte[]> big = keepBig();
         System.gc();
-        Thread.sleep(300); /* the peak is taken on the agent's thread after the GC */
+        Thread.sleep(1000); /* the peak is taken on the agent's thread after the GC */
         sink = big;
         big = null;
         sink = null;

@@ -1,6 +1,6 @@
 /*
  * @test
- * @summary dump_period=1s: a 4.5 s run writes at least 3 valid periodic files (-1, -2, ...)
+ * @summary dump_period=1s: a 5 s run writes at least 3 valid periodic files (-1, -2, ...)
  *          whose periods follow each other (time_nanos + duration_nanos = the next file's
  *          time_nanos); their allocation values cover their period only, so they add up to
  *          the exit profile's for the workload's site (the workload stops allocating before
@@ -27,9 +27,10 @@ public class PeriodicTest {
     static final Pattern PERIODIC = Pattern.compile("p-(\\d+)\\.pb\\.gz");
 
     public static void main(String[] args) throws Exception {
-        // churn 3.0 s, then idle 1.5 s: the dump at ~4 s sees every allocation of the site
+        // churn 3 s, then idle 2 s: whenever the churn ends, the next periodic dump (at most
+        // 1 s later) comes before the exit and sees every allocation of the site
         AgentRunner.Result r = AgentRunner.withAgent("file=p.pb.gz,dump_period=1s,interval=64k")
-                .label("periodic").run("DumpWorkload", "periodic", "3000", "1500");
+                .label("periodic").run("DumpWorkload", "periodic", "3000", "2000");
         r.assertNoCrash().assertExitCode(0);
         List<Integer> numbers = periodicNumbers(r.dir);
         if (numbers.size() < 3) r.fail("expected at least 3 periodic files, found " + numbers);
