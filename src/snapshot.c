@@ -188,8 +188,9 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
     if (view->peak_nanos)
         hs_profile_add_comment(p,
                                "peak: inuse as of the GC after which the heap was highest in the "
-                               "run (t=%lld ms, epoch %u, %llu bytes); G1 humongous objects (if any) are "
-                               "not judged at the peak: their bytes are in the residual site",
+                               "run (t=%lld ms, epoch %u, %llu bytes); G1 humongous objects (if "
+                               "any) are not judged at the peak: their bytes are in the residual "
+                               "site",
                                (long long)(view->peak_nanos / 1000000), view->epoch,
                                (unsigned long long)view->heap.used_bytes);
     if (view->humongous_tracked || view->humongous_known)
