@@ -99,7 +99,8 @@ int hs_dump_files_name(hs_dump_files *f, const char *suffix, bool numbered, time
         if (rc == 0) memcpy(out, expanded, len + 1);
     }
     if (rc != 0)
-        snprintf(err, errlen, "the file name is longer than %zu bytes", outlen > 0 ? outlen - 1 : 0);
+        snprintf(err, errlen, "the file name is longer than %zu bytes",
+                 outlen > 0 ? outlen - 1 : 0);
     return rc;
 }
 

@@ -56,7 +56,7 @@ static bool lock_dumps(void) {
 
 static void unlock_dumps(void) { (*D.jvmti)->RawMonitorExit(D.jvmti, D.lock); }
 
-/* --- setup ---------------------------------------------------------------------------------- */
+/* --- setup ----------------------------------------------------------------------------------- */
 
 void hs_dumps_add_capabilities(const hs_options *opts, const jvmtiCapabilities *potential,
                                jvmtiCapabilities *wanted) {
@@ -117,7 +117,7 @@ void hs_dumps_stop_periodic(hs_agent *agent) {
         hs_warn("the periodic dump thread did not stop in time");
 }
 
-/* --- writing ---------------------------------------------------------------------------------- */
+/* --- writing --------------------------------------------------------------------------------- */
 
 static void note_result(int rc, const char *path) {
     if (rc != 0) {
@@ -198,7 +198,7 @@ int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *wri
     return rc;
 }
 
-/* --- periodic profiles -------------------------------------------------------------------------- */
+/* --- periodic profiles ----------------------------------------------------------------------- */
 
 /* The allocation weight of every bucket now, 1..*n (holes 0). NULL on ENOMEM. */
 static uint64_t *read_weights(hs_agent *agent, uint32_t *n) {
@@ -291,7 +291,7 @@ static void JNICALL periodic_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
     hs_agent_thread_exiting(&D.periodic, jvmti);
 }
 
-/* --- OutOfMemoryError ------------------------------------------------------------------------------ */
+/* --- OutOfMemoryError ------------------------------------------------------------------------ */
 
 static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {
     char suffix[32], peak_suffix[40], what[256];
@@ -338,7 +338,7 @@ void JNICALL hs_dumps_on_resource_exhausted(jvmtiEnv *jvmti, JNIEnv *jni, jint f
     unlock_dumps();
 }
 
-/* --- status ------------------------------------------------------------------------------------------ */
+/* --- status ---------------------------------------------------------------------------------- */
 
 static void format_local_time(int64_t nanos, char *buf, size_t len) {
     time_t secs = (time_t)(nanos / 1000000000);

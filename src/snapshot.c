@@ -142,8 +142,9 @@ static int set_header(hs_agent *agent, hs_profile *p, int live, const hs_snapsho
                         hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
              hs_profile_set_default_sample_type(p, live ? "inuse_space" : "alloc_space") == 0 &&
              hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
-    p->time_nanos = req->time_nanos ? req->time_nanos : agent->start_nanos;
-    p->duration_nanos = req->time_nanos ? req->duration_nanos : hs_wall_nanos() - agent->start_nanos;
+    bool whole_run = req->time_nanos == 0;
+    p->time_nanos = whole_run ? agent->start_nanos : req->time_nanos;
+    p->duration_nanos = whole_run ? hs_wall_nanos() - agent->start_nanos : req->duration_nanos;
     if (req->what) hs_profile_add_comment(p, "%s", req->what);
     return ok ? 0 : -1;
 }
