@@ -21,7 +21,7 @@ typedef enum { HS_PEAK_AUTO = 0, HS_PEAK_TRUE, HS_PEAK_FALSE } hs_peak;
 
 typedef struct {
     int64_t interval;            /* interval=: mean bytes between samples; 0 = every allocation */
-    char file[HS_PATH_MAX];      /* file=: output path pattern (%p pid, %t time written, %n sequence, %% a '%') */
+    char file[HS_PATH_MAX];      /* file=: path pattern (%p pid, %t time written, %n seq, %%) */
     hs_log_level log;            /* log=error|warn|info|debug */
     bool help;                   /* help: print the options and exit */
     int32_t depth;               /* depth=: max frames per stack, 1..2048 */

@@ -99,7 +99,7 @@ static void enable_oom_event(jvmtiEnv *jvmti) {
 static void JNICALL periodic_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg);
 
 void hs_dumps_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
-    if (!D.lock) return;
+    if (!D.lock || atomic_load(&agent->phase) != HS_PHASE_RUNNING) return; /* sampling is off */
     if (agent->opts.oom) enable_oom_event(jvmti);
     if (agent->opts.dump_period_ms == 0 || D.periodic.running) return;
     if (lock_dumps()) {
