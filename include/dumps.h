@@ -37,8 +37,8 @@ void hs_dumps_add_capabilities(const hs_options *opts, const jvmtiCapabilities *
  * retention state. 0, or -1 (logged). */
 int hs_dumps_init(hs_agent *agent, jvmtiEnv *jvmti);
 
-/* When sampling has started (VMInit, attach; nothing when the phase is not RUNNING): enables ResourceExhausted (oom=true) and starts
- * the periodic thread (dump_period=). Failures are logged; the agent runs on. Calling it
+/* After sampling has started (VMInit, attach; does nothing unless the phase is RUNNING):
+ * enables ResourceExhausted (oom=true) and starts the periodic thread (dump_period=). Failures are logged; the agent runs on. Calling it
  * again after hs_dumps_stop_periodic restarts the periodic thread. */
 void hs_dumps_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 
