@@ -42,7 +42,18 @@ typedef struct {
     int humongous_known;          /* their reachability pass succeeded */
     uint32_t nhistory;
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* oldest first */
+    int64_t peak_nanos;           /* HS_LIVE_PEAK: wall clock of the peak GC's sweep; else 0 */
 } hs_live_view;
+
+/* Which live view a dump wants. */
+typedef enum {
+    HS_LIVE_NOW = 0,           /* as of the last GC, heap figure read now */
+    HS_LIVE_NOW_NO_JAVA_ALLOC, /* the same, but the heap figure is the one the sweeper
+                                * recorded after the last GC: no MXBean call, nothing
+                                * allocated in the Java heap (OutOfMemoryError) */
+    HS_LIVE_PEAK               /* as of the GC after which the heap was highest so far
+                                * (peak=; G1 humongous objects not included) */
+} hs_live_when;
 
 /* At VMInit (or attach): table, heap source, GC events, the sweeper thread. 0 or -1. */
 int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
@@ -58,6 +69,10 @@ void hs_live_track(hs_agent *agent, struct hs_live_tracker *t, jvmtiEnv *jvmti, 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
  * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */
 int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
+/* The same for the view `when` asks for. HS_LIVE_PEAK fails (-1) when no peak was seen
+ * (no GC yet, or peak off). Free the view with hs_live_view_free even after a failure. */
+int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
+                         hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
 /* The `stop` command, after sampling stopped: deletes every tracked weak ref (the GC then
@@ -74,6 +89,19 @@ typedef struct {
 } hs_live_status_info;
 /* 0, or -1 when live tracking is off (out zeroed). */
 int hs_live_status(hs_agent *agent, hs_live_status_info *out);
+
+/* For OutOfMemoryError episodes: *low = the lowest heap used after a GC since the previous
+ * call (then forgotten), *last = the newest (0: unknown). Returns whether *low is valid
+ * (a GC with a known figure was seen since the previous call). Any thread. */
+bool hs_live_heap_low_water(hs_agent *agent, uint64_t *low, uint64_t *last);
+
+/* True on the sweeper thread, and on a thread inside hs_live_collect*: such a thread may
+ * hold the tracker's lock, so an OutOfMemoryError it meets must not start a dump. */
+bool hs_live_thread_is_busy(void);
+
+/* Whether a peak was recorded (peak= on, a GC seen); its heap used after GC and the wall
+ * clock of its sweep. Any thread. */
+bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos);
 
 /* At VMDeath, before the final dump: stops the sweeper thread (bounded wait). */
 void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni);

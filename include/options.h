@@ -25,9 +25,11 @@ typedef enum {
     HS_METRIC_INUSE_OBJECTS
 } hs_metric;
 
+typedef enum { HS_PEAK_AUTO = 0, HS_PEAK_TRUE, HS_PEAK_FALSE } hs_peak;
+
 typedef struct {
     int64_t interval;            /* interval=: mean bytes between samples; 0 = every allocation */
-    char file[HS_PATH_MAX];      /* file=: output path pattern (%p pid, %t start time, %% a '%') */
+    char file[HS_PATH_MAX];      /* file=: path pattern (%p pid, %t time written, %n seq, %%) */
     hs_log_level log;            /* log=error|warn|info|debug */
     bool help;                   /* help: print the options and exit */
     int32_t depth;               /* depth=: max frames per stack, 1..2048 */
@@ -39,10 +41,18 @@ typedef struct {
     /* format=collapsed / format=html */
     hs_metric collapsed;         /* collapsed=alloc_space|alloc_objects|inuse_space|inuse_objects */
     int64_t memory;              /* memory=: bytes the agent's tables may use at most */
+    /* profiles while the program runs (dumps.c) */
+    bool oom;                    /* oom=true|false: a profile on Java-heap OutOfMemoryError */
+    int64_t dump_period_ms;      /* dump_period=: periodic profiles; 0 = off */
+    int64_t keep;                /* keep=: periodic files kept; 0 = all */
+    hs_peak peak;                /* peak=auto|true|false: the peak live-heap profile */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */
 const char *hs_metric_name(hs_metric metric);
+
+/* Whether the peak profile is written under these options (auto: when live=true). */
+bool hs_options_peak_enabled(const hs_options *opts);
 
 /* Fills every field with its documented default. */
 void hs_options_defaults(hs_options *opts);
@@ -64,10 +74,17 @@ size_t hs_options_format(const hs_options *opts, char *buf, size_t len);
  * Returns 0 and sets *out, or -1 for negatives, junk, empty text or overflow. */
 int hs_parse_size(const char *text, int64_t *out);
 
-/* Expands a file pattern: %p -> pid, %t -> start time as YYYYmmdd-HHMMSS (local time),
- * %% -> '%'. Any other '%' sequence, or an expansion longer than outlen - 1, fails:
- * returns -1 with a reason in err; 0 on success. */
+/* Expands a file pattern: %p -> pid, %t -> `when` as YYYYmmdd-HHMMSS (local time),
+ * %n -> seq (a dump's sequence number), %% -> '%'. Any other '%' sequence, or an
+ * expansion longer than outlen - 1, fails: returns -1 with a reason in err; 0 on success. */
+int hs_expand_file_pattern_n(const char *pattern, long pid, time_t when, unsigned long seq,
+                             char *out, size_t outlen, char *err, size_t errlen);
+/* The same with %n -> 0 (the startup check of the output directory). */
 int hs_expand_file_pattern(const char *pattern, long pid, time_t start, char *out, size_t outlen,
                            char *err, size_t errlen);
+
+/* Parses a duration: digits followed by ms, s, m or h ("500ms", "30s", "5m", "1h").
+ * Returns 0 and sets *ms (milliseconds), or -1 (no unit, junk, negative, overflow). */
+int hs_parse_duration_ms(const char *text, int64_t *ms);
 
 #endif

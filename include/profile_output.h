@@ -5,10 +5,15 @@
 #include <jni.h>
 
 #include "agent.h"
+#include "snapshot.h"
 
 /* Writes the agent's current profile to path in the format of format=. On any failure
  * logs one "heapsampler:" line naming the path and the reason, and returns -1; a profile
  * already at path is then left as it was. */
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
+
+/* The same for a snapshot request (snapshot.h; NULL: the whole run, as above). */
+int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
+                             const hs_snapshot_request *req);
 
 #endif

@@ -10,6 +10,7 @@
 #include <jni.h>
 
 #include "agent.h"
+#include "live_tracker.h"
 #include "profile.h"
 
 /* Index of each value in a snapshot's samples (Go's heap-profile order). */
@@ -18,7 +19,25 @@ enum { HS_VALUE_ALLOC_OBJECTS = 0, HS_VALUE_ALLOC_SPACE, HS_VALUE_INUSE_OBJECTS,
 /* Samples taken so far: those in buckets plus those spilled to the overflow accumulator. */
 uint64_t hs_snapshot_samples_taken(hs_agent *agent);
 
+/* What a profile covers when it is not the whole run up to now (dumps.c fills it). */
+typedef struct {
+    /* Allocation values: per bucket 1..nbuckets, the weight (HS_WEIGHT_ONE units) to
+     * report instead of the table's current one, minus base_fp (NULL: nothing). A
+     * periodic dump passes the weights it read and those of the previous dump, so
+     * consecutive files partition the run. alloc_fp NULL: the table's weights, all run. */
+    const uint64_t *alloc_fp;
+    const uint64_t *base_fp;
+    uint32_t nbuckets;            /* entries 1..nbuckets of both arrays */
+    int64_t time_nanos;           /* the profile's period; 0: from the agent's start */
+    int64_t duration_nanos;       /* 0 with time_nanos 0: up to now */
+    hs_live_when live;            /* which in-use view (live_tracker.h) */
+    const char *what;             /* one comment saying what the file is, or NULL */
+} hs_snapshot_request;
+
 /* Builds the profile; jni (may be NULL) is needed only for the live heap. NULL on ENOMEM. */
 hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni);
+/* The same for a request (NULL: as hs_snapshot_build). NULL on ENOMEM, or when the in-use
+ * view asked for does not exist (HS_LIVE_PEAK before any GC). */
+hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req);
 
 #endif

@@ -16,6 +16,7 @@
 #include "budget.h"
 #include "control.h"
 #include "faults.h"
+#include "dumps.h"
 #include "file_output.h"
 #include "log.h"
 #include "wall_clock.h"
@@ -119,6 +120,7 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
     wanted.can_get_line_numbers = potential.can_get_line_numbers;
     wanted.can_get_source_file_name = potential.can_get_source_file_name;
     wanted.can_tag_objects = potential.can_tag_objects; /* the humongous reachability pass */
+    hs_dumps_add_capabilities(&hs_agent_get()->opts, &potential, &wanted);
     jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &wanted);
     if (err == JVMTI_ERROR_NOT_AVAILABLE) {
         hs_error("%s", owned);
@@ -163,14 +165,16 @@ static void start_sampling(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     (void)thread;
     start_sampling(hs_agent_get(), jvmti, jni);
+    hs_dumps_start(hs_agent_get(), jvmti, jni);
 }
 
 static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     int phase = atomic_load(&agent->phase);
     if (phase != HS_PHASE_RUNNING && phase != HS_PHASE_PAUSED) return;
+    hs_dumps_stop_periodic(agent);
     bool drained = hs_sampling_end(agent, jvmti);
     if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
-    hs_write_profile(agent, jni, agent->output_path);
+    hs_dumps_write_exit(agent, jni);
     char overflow[512]; /* the dump-time half of the overflow warning */
     if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
                              sizeof overflow))
@@ -197,6 +201,7 @@ static int register_callbacks(jvmtiEnv *jvmti) {
     callbacks.VMDeath = on_vm_death;
     callbacks.SampledObjectAlloc = hs_on_sampled_object_alloc;
     callbacks.GarbageCollectionFinish = hs_live_on_gc_finish;
+    callbacks.ResourceExhausted = hs_dumps_on_resource_exhausted;
     if (check_jvmti(jvmti, (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof callbacks),
                     "SetEventCallbacks") != 0)
         return -1;
@@ -226,7 +231,8 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     if (claim_capabilities(jvmti) != 0 ||
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
-        create_tables(agent) != 0 || register_callbacks(jvmti) != 0) {
+        create_tables(agent) != 0 || register_callbacks(jvmti) != 0 ||
+        hs_dumps_init(agent, jvmti) != 0) {
         free_tables(agent, NULL);
         (*jvmti)->DisposeEnvironment(jvmti);
         agent->jvmti = NULL;
@@ -274,6 +280,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     atomic_store(&loaded, 1);
     hs_agent *agent = hs_agent_get();
     start_sampling(agent, agent->jvmti, jni);
+    hs_dumps_start(agent, agent->jvmti, jni);
     return JNI_OK;
 }
 

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "dumps.h"
 #include "file_output.h"
 #include "live_tracker.h"
 #include "log.h"
-#include "profile_output.h"
 #include "sample_table.h"
 #include "sampling.h"
 #include "stack_store.h"
@@ -73,7 +73,8 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
     if (len > 0) buf[0] = '\0';
     status_sampling(agent, &out);
     status_live(agent, &out);
-    line(&out, "exit profile: %s\n", agent->output_path);
+    size_t room = out.need < out.cap ? out.cap - out.need : 0;
+    out.need += hs_dumps_status(agent, room ? out.buf + out.need : NULL, room);
     return out.need;
 }
 
@@ -117,9 +118,9 @@ static jint run_status(hs_agent *agent, const hs_command *cmd) {
 
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char path[HS_PATH_MAX];
-    if (!cmd->has_file) snprintf(path, sizeof path, "%s", agent->output_path);
-    else if (command_path(cmd, path, sizeof path) != 0) return JNI_ERR;
-    if (hs_write_profile(agent, jni, path) != 0) return JNI_ERR; /* it said why */
+    if (hs_dumps_write_now(agent, jni, cmd->has_file ? cmd->options.file : NULL, path,
+                           sizeof path) != 0)
+        return JNI_ERR; /* it said why */
     char answer[HS_PATH_MAX + 32];
     snprintf(answer, sizeof answer, "dump written to %s", path);
     print_answer(answer);
@@ -131,7 +132,7 @@ static int64_t start_interval(hs_agent *agent, const hs_command *cmd) {
     return cmd->has_interval ? cmd->options.interval : atomic_load(&agent->sampling_interval);
 }
 
-static jint run_start(hs_agent *agent, const hs_command *cmd) {
+static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char why[256];
     if (hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
         hs_error("start: %s", why);
@@ -139,12 +140,15 @@ static jint run_start(hs_agent *agent, const hs_command *cmd) {
     }
     hs_log_set_level(cmd->options.log);
     agent->opts.log = cmd->options.log;
+    hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again, if dump_period= */
     print_answer("sampling started");
     return JNI_OK;
 }
 
 static jint run_stop(hs_agent *agent, JNIEnv *jni) {
     char why[256];
+    if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
+        hs_dumps_stop_periodic(agent); /* no periodic files while the profiler is off */
     if (hs_sampling_pause(agent, agent->jvmti, jni, why, sizeof why) != 0) {
         hs_error("stop: %s", why);
         return JNI_ERR;
@@ -177,7 +181,7 @@ static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     switch (cmd->kind) {
     case HS_CMD_DUMP: return run_dump(agent, jni, cmd);
     case HS_CMD_START:
-        return check_interval(agent, start_interval(agent, cmd)) == 0 ? run_start(agent, cmd)
+        return check_interval(agent, start_interval(agent, cmd)) == 0 ? run_start(agent, jni, cmd)
                                                                        : JNI_ERR;
     case HS_CMD_STOP: return run_stop(agent, jni);
     case HS_CMD_STATUS: return run_status(agent, cmd);

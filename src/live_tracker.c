@@ -34,7 +34,27 @@ typedef struct hs_live_tracker {
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* ring, under sweep_lock */
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
+    /* Lowest heap after a GC since hs_live_heap_low_water last asked (OOM episodes). */
+    uint64_t low_water;
+    bool low_valid;
 } hs_live_tracker;
+
+/* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
+ * always): an OutOfMemoryError such a thread meets must not start a dump that would wait
+ * for those locks (hs_live_thread_is_busy). */
+static _Thread_local bool busy_here;
+
+/* The peak (dumps.c writes it): live weights per bucket as judged at the GC after which
+ * the heap was highest. One per process, not per tracker: it is the run's peak, and it
+ * survives a stop/start of tracking (the buffer is reused, never leaked). Read and
+ * written under the current tracker's sweep_lock. */
+static struct {
+    double *weight; /* 1..nbuckets; NULL until a peak was seen */
+    uint32_t nbuckets;
+    uint32_t epoch;
+    uint64_t used;
+    int64_t nanos;
+} peak;
 
 /* Raw monitor helpers: a failure here is logged once; the sweeper then just stops. */
 static int monitor_call(jvmtiError err, const char *what) {
@@ -135,15 +155,19 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     if (t->history_count < HS_LIVE_HISTORY) t->history_count++;
 }
 
+static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch);
+
 static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
                        uint32_t epoch) {
     sweep_context ctx = {agent, jni};
+    busy_here = true; /* this is the sweeper thread, for good */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
     if (t->humongous) hs_humongous_maintain(t->humongous);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
         t->history_epoch = epoch;
+        note_peak(agent, t, jni, epoch);
     }
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
 }
@@ -311,22 +335,63 @@ static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
         view->history[i] = t->history[(first + i) % HS_LIVE_HISTORY];
 }
 
-int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view) {
+/* The newest heap figure the sweeper recorded after a GC (no JNI, no allocation). */
+static void heap_from_history(const hs_live_tracker *t, hs_heap_reading *out) {
+    *out = (hs_heap_reading){.valid = 0, .used_bytes = 0, .source = hs_heap_usage_source(t->heap)};
+    for (uint32_t i = 0; i < t->history_count; i++) {
+        const hs_live_history_entry *h =
+            &t->history[(t->history_next + HS_LIVE_HISTORY - 1 - i) % HS_LIVE_HISTORY];
+        if (!h->valid) continue;
+        out->valid = 1;
+        out->used_bytes = h->used;
+        return;
+    }
+}
+
+/* The live weights of the peak, and the heap figure of its GC. */
+static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
+    uint32_t n = peak.nbuckets < view->nbuckets ? peak.nbuckets : view->nbuckets;
+    memcpy(view->live_weight + 1, peak.weight + 1, (size_t)n * sizeof *view->live_weight);
+    view->epoch = peak.epoch;
+    view->peak_nanos = peak.nanos;
+    view->heap = (hs_heap_reading){.valid = 1, .used_bytes = peak.used,
+                                   .source = hs_heap_usage_source(t->heap)};
+}
+
+/* The live view now: weak refs and humongous objects judged, the heap figure read
+ * (from the history when the caller may not allocate Java objects). */
+static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_live_when when,
+                        hs_live_view *view) {
+    view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    collect_context ctx = {jni, view->live_weight, view->nbuckets, view->epoch};
+    hs_live_table_each(t->table, add_if_live, &ctx);
+    if (t->humongous)
+        view->humongous_known = hs_humongous_collect(t->humongous, agent->jvmti, jni,
+                                                     agent->samples, view->epoch,
+                                                     view->live_weight, view->nbuckets) == 0;
+    view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
+    if (when == HS_LIVE_NOW_NO_JAVA_ALLOC) heap_from_history(t, &view->heap);
+    else hs_heap_usage_read(t->heap, jni, &view->heap);
+}
+
+int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
+                         hs_live_view *view) {
     hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
     if (!t || !jni || !view->live_weight) return -1;
     view->nbuckets = nbuckets;
-    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return -1;
-    view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    collect_context ctx = {jni, view->live_weight, nbuckets, view->epoch};
-    hs_live_table_each(t->table, add_if_live, &ctx);
-    if (t->humongous)
-        view->humongous_known = hs_humongous_collect(t->humongous, jvmti, jni, agent->samples,
-                                                     view->epoch, view->live_weight, nbuckets) == 0;
-    view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
-    hs_heap_usage_read(t->heap, jni, &view->heap);
+    bool was_busy = busy_here;
+    busy_here = true;
+    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) {
+        busy_here = was_busy;
+        return -1;
+    }
+    int rc = 0;
+    if (when == HS_LIVE_PEAK && !peak.weight) rc = -1; /* no GC seen yet */
+    else if (when == HS_LIVE_PEAK) copy_peak(t, view);
+    else collect_now(agent, t, jni, when, view);
     copy_history(t, view);
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
@@ -334,7 +399,67 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
     view->tracked = stats.occupancy;
     view->gc_name = hs_heap_usage_gc_name(t->heap);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
-    return 0;
+    busy_here = was_busy;
+    return rc;
+}
+
+int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view) {
+    return hs_live_collect_when(agent, jni, nbuckets, HS_LIVE_NOW, view);
+}
+
+/* --- the peak and the low water (after each GC, on the sweeper thread) ------------------- */
+
+/* After the sweep of a GC: when the heap it left is the highest of the run, keeps the
+ * live weights of the entries judged at this GC (a walk of the live table, only on a new
+ * maximum; humongous objects are left out: judging them needs a heap walk). */
+static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
+    const hs_live_history_entry *h =
+        &t->history[(t->history_next + HS_LIVE_HISTORY - 1) % HS_LIVE_HISTORY];
+    if (!h->valid) return;
+    if (!t->low_valid || h->used < t->low_water) t->low_water = h->used;
+    t->low_valid = true;
+    if (!hs_options_peak_enabled(&agent->opts) || (peak.weight && h->used <= peak.used)) return;
+    uint32_t nbuckets = hs_sample_table_count(agent->samples);
+    size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.weight;
+    double *weights = nbuckets == peak.nbuckets ? peak.weight : realloc(peak.weight, bytes);
+    if (!weights) return; /* keep the previous peak */
+    memset(weights, 0, bytes);
+    collect_context ctx = {jni, weights, nbuckets, epoch};
+    hs_live_table_each(t->table, add_if_live, &ctx);
+    peak.weight = weights;
+    peak.nbuckets = nbuckets;
+    peak.epoch = epoch;
+    peak.used = h->used;
+    peak.nanos = h->time_nanos;
+}
+
+bool hs_live_heap_low_water(hs_agent *agent, uint64_t *low, uint64_t *last) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    *low = *last = 0;
+    if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
+        return false;
+    bool valid = t->low_valid;
+    *low = t->low_water;
+    hs_heap_reading reading;
+    heap_from_history(t, &reading);
+    *last = reading.valid ? reading.used_bytes : 0;
+    t->low_valid = false;
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return valid;
+}
+
+bool hs_live_thread_is_busy(void) { return busy_here; }
+
+bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    bool locked = t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") == 0;
+    bool seen = peak.weight != NULL; /* no tracker: no sweeper writes it */
+    *used = peak.used;
+    *nanos = peak.nanos;
+    if (locked) monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return seen;
 }
 
 void hs_live_view_free(hs_live_view *view) {

@@ -107,6 +107,25 @@ int hs_parse_size(const char *text, int64_t *out) {
     return 0;
 }
 
+int hs_parse_duration_ms(const char *text, int64_t *ms) {
+    static const struct {
+        const char *unit;
+        int64_t ms;
+    } units[] = {{"ms", 1}, {"s", 1000}, {"m", 60 * 1000}, {"h", 60 * 60 * 1000}};
+    if (text == NULL) return -1;
+    size_t digits = strspn(text, "0123456789");
+    if (digits == 0 || digits > 18) return -1; /* 18 digits cannot overflow int64 */
+    int64_t value = 0;
+    for (size_t i = 0; i < digits; i++) value = value * 10 + (text[i] - '0');
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(text + digits, units[i].unit) != 0) continue;
+        if (value > INT64_MAX / units[i].ms) return -1;
+        *ms = value * units[i].ms;
+        return 0;
+    }
+    return -1;
+}
+
 /* Parses a number for an option and checks it against [min, max]; on failure writes why.
  * junk_why is what to call text that is not a number at all ("not a size"). */
 static int parse_bounded(const char *value, bool allow_suffix, int64_t min, int64_t max,
@@ -140,6 +159,7 @@ static const char *const HEAP_SOURCE_NAMES[] = {"auto", "vmstructs", "gcinfo", "
 static const char *const LIVE_SCALE_NAMES[] = {"residual", "proportional"};
 static const char *const METRIC_NAMES[] = {"alloc_space", "alloc_objects", "inuse_space",
                                            "inuse_objects"};
+static const char *const PEAK_NAMES[] = {"auto", "true", "false"};
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -162,11 +182,11 @@ static const char *choice_name(const char *const *names, size_t count, int index
 /* Checks the escape starting at percent (which points at a '%'). */
 static int check_escape(const char *percent, char *err, size_t errlen) {
     char c = percent[1];
-    if (c == 'p' || c == 't' || c == '%') return 0;
+    if (c == 'p' || c == 't' || c == 'n' || c == '%') return 0;
     if (c == '\0')
         snprintf(err, errlen, "a lone '%%' at the end (write %%%% for a '%%')");
     else
-        snprintf(err, errlen, "unknown escape '%%%c' (use %%p, %%t or %%%%)", c);
+        snprintf(err, errlen, "unknown escape '%%%c' (use %%p, %%t, %%n or %%%%)", c);
     return -1;
 }
 
@@ -184,9 +204,9 @@ static int append_bytes(char *out, size_t outlen, size_t *used, const char *byte
     return 0;
 }
 
-static int format_start_time(time_t start, char *buf, size_t len) {
+static int format_time(time_t when, char *buf, size_t len) {
     struct tm tm;
-    if (localtime_r(&start, &tm) == NULL) return -1;
+    if (localtime_r(&when, &tm) == NULL) return -1;
     int n = snprintf(buf, len, "%04d%02d%02d-%02d%02d%02d", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
     return n > 0 && (size_t)n < len ? n : -1;
@@ -194,6 +214,11 @@ static int format_start_time(time_t start, char *buf, size_t len) {
 
 int hs_expand_file_pattern(const char *pattern, long pid, time_t start, char *out, size_t outlen,
                            char *err, size_t errlen) {
+    return hs_expand_file_pattern_n(pattern, pid, start, 0, out, outlen, err, errlen);
+}
+
+int hs_expand_file_pattern_n(const char *pattern, long pid, time_t when, unsigned long seq,
+                             char *out, size_t outlen, char *err, size_t errlen) {
     if (errlen > 0) err[0] = '\0';
     if (check_file_pattern(pattern, err, errlen) != 0) return -1;
 
@@ -209,10 +234,11 @@ int hs_expand_file_pattern(const char *pattern, long pid, time_t start, char *ou
         } else {
             int n = 0;
             if (p[1] == 'p') n = snprintf(expansion, sizeof expansion, "%ld", pid);
-            else if (p[1] == 't') n = format_start_time(start, expansion, sizeof expansion);
+            else if (p[1] == 't') n = format_time(when, expansion, sizeof expansion);
+            else if (p[1] == 'n') n = snprintf(expansion, sizeof expansion, "%lu", seq);
             else n = snprintf(expansion, sizeof expansion, "%%");
             if (n < 0) {
-                snprintf(err, errlen, "cannot convert the start time %lld for %%t", (long long)start);
+                snprintf(err, errlen, "cannot convert the time %lld for %%t", (long long)when);
                 return -1;
             }
             piece_len = (size_t)n;
@@ -399,6 +425,77 @@ static const char *show_memory(const hs_options *opts, char *scratch, size_t len
     return scratch;
 }
 
+/* ---- Profiles while the program runs (dumps.c) ------------------------------------------ */
+
+#define DUMP_PERIOD_MIN_MS INT64_C(100)
+#define DUMP_PERIOD_MAX_MS (INT64_C(30) * 24 * 3600 * 1000)
+#define KEEP_MAX INT64_C(1000000)
+
+static int parse_oom(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->oom = index == 1;
+    return 0;
+}
+
+static const char *show_oom(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return BOOL_NAMES[opts->oom ? 1 : 0];
+}
+
+static int parse_dump_period(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int64_t ms = 0;
+    if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0) {
+        opts->dump_period_ms = 0;
+        return 0;
+    }
+    if (hs_parse_duration_ms(value, &ms) != 0) {
+        snprintf(why, whylen, "not a duration");
+        return -1;
+    }
+    if (ms < DUMP_PERIOD_MIN_MS || ms > DUMP_PERIOD_MAX_MS) {
+        snprintf(why, whylen, ms < DUMP_PERIOD_MIN_MS ? "too short" : "too long");
+        return -1;
+    }
+    opts->dump_period_ms = ms;
+    return 0;
+}
+
+static const char *show_dump_period(const hs_options *opts, char *scratch, size_t len) {
+    if (opts->dump_period_ms == 0) return "off";
+    int64_t ms = opts->dump_period_ms;
+    if (ms % 1000 != 0) snprintf(scratch, len, "%lldms", (long long)ms);
+    else snprintf(scratch, len, "%llds", (long long)(ms / 1000));
+    return scratch;
+}
+
+static int parse_keep(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded(value, false, 0, KEEP_MAX, "not a number", &opts->keep, why, whylen);
+}
+
+static const char *show_keep(const hs_options *opts, char *scratch, size_t len) {
+    snprintf(scratch, len, "%lld", (long long)opts->keep);
+    return scratch;
+}
+
+static int parse_peak(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, PEAK_NAMES, COUNT_OF(PEAK_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->peak = (hs_peak)index;
+    return 0;
+}
+
+static const char *show_peak(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return choice_name(PEAK_NAMES, COUNT_OF(PEAK_NAMES), (int)opts->peak);
+}
+
+bool hs_options_peak_enabled(const hs_options *opts) {
+    return opts->live && opts->peak != HS_PEAK_FALSE;
+}
+
 /* ---- The table ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -417,7 +514,7 @@ static const option_row option_table[] = {
      parse_interval, show_interval},
     {"file", "heapsampler-%p.pb.gz",
      "a non-empty path pattern shorter than 4096 bytes, without commas; "
-     "%p = pid, %t = start time, %% = '%'",
+     "%p = pid, %t = time the file is written, %n = dump sequence number, %% = '%'",
      "where the profile is written (a path pattern, see below)", parse_file, show_file},
     {"log", "warn", "error, warn, info, debug", "how much the agent reports on stderr", parse_log,
      show_log},
@@ -453,6 +550,20 @@ static const option_row option_table[] = {
      "native memory the agent's tables may use at most (stacks, symbols, samples, live table, "
      "profile building); track= must fit in half of it",
      parse_memory, show_memory},
+    /* profiles while the program runs (dumps.c) */
+    {"oom", "true", "true, false",
+     "write a profile (file name with -oom) when the Java heap runs out (OutOfMemoryError)",
+     parse_oom, show_oom},
+    {"dump_period", "off",
+     "off, or a duration from 100ms to 30 days: digits with ms, s, m or h (500ms, 30s, 5m, 1h)",
+     "write a profile every period; its allocation values cover that period only",
+     parse_dump_period, show_dump_period},
+    {"keep", "0", "a whole number from 0 to 1000000 (0 keeps all)",
+     "how many periodic profiles to keep; older ones this run wrote are deleted", parse_keep,
+     show_keep},
+    {"peak", "auto", "auto, true, false (true needs live=true; auto means live=true)",
+     "write the in-use profile of the GC with the highest heap (file name with -peak)",
+     parse_peak, show_peak},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)
@@ -545,6 +656,9 @@ static int check_combination(const hs_options *opts, char *err, size_t errlen) {
         return reject(item, (size_t)n, "an in-use metric needs live=true (live=false was given)",
                       "alloc_space, alloc_objects with live=false", err, errlen);
     }
+    if (opts->peak == HS_PEAK_TRUE && !opts->live) /* an in-use view needs live tracking */
+        return reject("peak=true", 9, "needs live=true", find_option("peak", 4)->accepted, err,
+                      errlen);
     return 0;
 }
 
@@ -600,9 +714,10 @@ size_t hs_options_help(char *buf, size_t len) {
     }
     text_printf(&out,
                 "\n"
-                "In file=, %%p is replaced by the process id, %%t by the start time "
-                "(YYYYmmdd-HHMMSS, local time)\n"
-                "and %%%% by a '%%'; any other '%%' is an error. Options are separated by "
+                "In file=, %%p is replaced by the process id, %%t by the time the file is written\n"
+                "(YYYYmmdd-HHMMSS, local time), %%n by the dump's sequence number and %%%% by a '%%';\n"
+                "any other '%%' is an error. OutOfMemoryError and peak profiles get -oom and -peak\n"
+                "before the extension; periodic ones -<n> when the pattern has neither %%n nor %%t. Options are separated by "
                 "commas, so the path cannot hold one.\n"
                 "\n"
                 "Example:\n"

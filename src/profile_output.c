@@ -50,7 +50,12 @@ static int encode(const hs_options *opts, const hs_profile *p, uint8_t **out, si
 }
 
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
-    hs_profile *profile = hs_snapshot_build(agent, jni);
+    return hs_write_profile_request(agent, jni, path, NULL);
+}
+
+int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
+                             const hs_snapshot_request *req) {
+    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
     if (!profile) {
         hs_error("cannot write '%s': out of memory while building the profile", path);
         return -1;

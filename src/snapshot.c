@@ -31,6 +31,7 @@ typedef struct {
     uint32_t folded_function;       /* index + 1 of "[stack table full]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
+    const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -100,20 +101,31 @@ static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
     return n;
 }
 
+/* The bucket's allocation weight in the request's period. */
+static uint64_t period_weight(const hs_snapshot_request *req, uint32_t index, uint64_t table_fp) {
+    uint64_t fp = req->alloc_fp ? req->alloc_fp[index] : table_fp;
+    uint64_t base = req->base_fp ? req->base_fp[index] : 0;
+    return fp > base ? fp - base : 0;
+}
+
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
-    uint32_t depth = bucket_locations(b, &bucket.key);
-    if (depth == 0) return;
-    double objects = (double)bucket.weight_fp / (double)HS_WEIGHT_ONE *
-                     hs_unbias_scale((double)bucket.key.size, interval);
+    uint64_t weight_fp = period_weight(b->req, index, bucket.weight_fp);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
-    values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
-    values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
     if (b->inuse) {
         values[HS_VALUE_INUSE_OBJECTS] = b->inuse[index].objects;
         values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
     }
+    /* A site with nothing in this period and nothing live would be an empty sample. */
+    if (weight_fp == 0 && values[HS_VALUE_INUSE_OBJECTS] == 0 && values[HS_VALUE_INUSE_SPACE] == 0)
+        return;
+    uint32_t depth = bucket_locations(b, &bucket.key);
+    if (depth == 0) return;
+    double objects = (double)weight_fp / (double)HS_WEIGHT_ONE *
+                     hs_unbias_scale((double)bucket.key.size, interval);
+    values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
+    values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
     hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
 }
 
@@ -170,15 +182,17 @@ uint64_t hs_snapshot_samples_taken(hs_agent *agent) {
            atomic_load_explicit(&agent->overflow.spilled, memory_order_relaxed);
 }
 
-static int set_header(hs_agent *agent, hs_profile *p, int live) {
+static int set_header(hs_agent *agent, hs_profile *p, int live, const hs_snapshot_request *req) {
     int ok = hs_profile_add_sample_type(p, "alloc_objects", "count") >= 0 &&
              hs_profile_add_sample_type(p, "alloc_space", "bytes") >= 0 &&
              (!live || (hs_profile_add_sample_type(p, "inuse_objects", "count") >= 0 &&
                         hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
              hs_profile_set_default_sample_type(p, live ? "inuse_space" : "alloc_space") == 0 &&
              hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
-    p->time_nanos = agent->start_nanos;
-    p->duration_nanos = hs_wall_nanos() - agent->start_nanos;
+    bool whole_run = req->time_nanos == 0;
+    p->time_nanos = whole_run ? agent->start_nanos : req->time_nanos;
+    p->duration_nanos = whole_run ? hs_wall_nanos() - agent->start_nanos : req->duration_nanos;
+    if (req->what) hs_profile_add_comment(p, "%s", req->what);
     return ok ? 0 : -1;
 }
 
@@ -219,6 +233,14 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            "site's tracked samples",
                            view->tracked, view->level, 1ULL << view->level,
                            (unsigned long long)untracked);
+    if (view->peak_nanos)
+        hs_profile_add_comment(p,
+                               "peak: inuse as of the GC after which the heap was highest in the "
+                               "run (t=%lld ms, epoch %u, %llu bytes); G1 humongous objects (if "
+                               "any) are not judged at the peak: their bytes are in the residual "
+                               "site",
+                               (long long)(view->peak_nanos / 1000000), view->epoch,
+                               (unsigned long long)view->heap.used_bytes);
     if (view->humongous_tracked || view->humongous_known)
         hs_profile_add_comment(p,
                                "G1 humongous objects: %u tracked without references, liveness by "
@@ -248,7 +270,7 @@ static void add_residual_sample(builder *b, int64_t bytes) {
 static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     hs_agent *agent = b->agent;
     hs_live_view view;
-    if (hs_live_collect(agent, jni, nbuckets, &view) != 0) {
+    if (hs_live_collect_when(agent, jni, nbuckets, b->req->live, &view) != 0) {
         hs_live_view_free(&view);
         return -1;
     }
@@ -271,7 +293,12 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
 }
 
 hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
-    builder b = {.agent = agent, .profile = hs_profile_new()};
+    return hs_snapshot_build_request(agent, jni, NULL);
+}
+
+hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req) {
+    static const hs_snapshot_request whole_run = {.live = HS_LIVE_NOW};
+    builder b = {.agent = agent, .profile = hs_profile_new(), .req = req ? req : &whole_run};
     uint32_t classes = hs_symbols_class_count(agent->symbols);
     b.nclasses = classes;
     b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(agent->symbols) + 16);
@@ -279,8 +306,8 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     b.locations = malloc(sizeof *b.locations * (size_t)(agent->opts.depth + 2));
     int live = agent->live != NULL && jni != NULL;
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
-             set_header(agent, b.profile, live) == 0;
-    uint32_t buckets = ok ? hs_sample_table_count(agent->samples) : 0;
+             set_header(agent, b.profile, live, b.req) == 0;
+    uint32_t buckets = !ok ? 0 : b.req->alloc_fp ? b.req->nbuckets : hs_sample_table_count(agent->samples);
     if (ok) add_comments(agent, b.profile);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);

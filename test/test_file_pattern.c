@@ -84,10 +84,10 @@ static void test_several_in_one_pattern(void) {
 }
 
 static void test_unknown_escape_rejected(void) {
-    expect_failure("heap-%x.pb.gz", HS_PATH_MAX, "unknown escape '%x' (use %p, %t or %%)");
-    expect_failure("%P", HS_PATH_MAX, "unknown escape '%P' (use %p, %t or %%)");
+    expect_failure("heap-%x.pb.gz", HS_PATH_MAX, "unknown escape '%x' (use %p, %t, %n or %%)");
+    expect_failure("%P", HS_PATH_MAX, "unknown escape '%P' (use %p, %t, %n or %%)");
     /* checked before anything is expanded, even past a valid escape */
-    expect_failure("%p-%s", HS_PATH_MAX, "unknown escape '%s' (use %p, %t or %%)");
+    expect_failure("%p-%s", HS_PATH_MAX, "unknown escape '%s' (use %p, %t, %n or %%)");
 }
 
 static void test_trailing_lone_percent_rejected(void) {
@@ -142,6 +142,19 @@ static void test_long_pattern_expands_past_its_own_length(void) {
     CU_ASSERT_EQUAL(strncmp(big + 4995, "12345", 5), 0);
 }
 
+static void test_sequence_number(void) {
+    use_time_zone("UTC");
+    char out[64], err[128];
+    CU_ASSERT_EQUAL(hs_expand_file_pattern_n("h-%n-%p-%t.pb.gz", 9, FIXED_TIME, 42, out, sizeof out,
+                                             err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(out, "h-42-9-20231114-221320.pb.gz");
+    CU_ASSERT_EQUAL(hs_expand_file_pattern_n("%%n%n", 9, FIXED_TIME, 7, out, sizeof out, err,
+                                             sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(out, "%n7");
+    /* the startup check expands %n as 0 */
+    expect_expansion("h-%n.pb.gz", 1, "h-0.pb.gz");
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"plain text is copied", test_plain_text_is_copied},
@@ -149,6 +162,7 @@ void register_tests(void) {
         {"%t is the start time", test_start_time},
         {"%t uses local time", test_start_time_is_local_time},
         {"%% is a percent sign", test_percent},
+        {"%n is the sequence number", test_sequence_number},
         {"several escapes in one pattern", test_several_in_one_pattern},
         {"unknown escape rejected", test_unknown_escape_rejected},
         {"trailing lone % rejected", test_trailing_lone_percent_rejected},

@@ -10,13 +10,15 @@
 #define INTERVAL_ACCEPTED \
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
-    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, memory"
+    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
+    "memory, oom, dump_period, keep, peak"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
-    "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m"
+    "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
+    "dump_period=off,keep=0,peak=auto"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -246,7 +248,7 @@ static void test_heap_source_values(void) {
 }
 
 static void test_live_scale_values(void) {
-    CU_ASSERT_EQUAL(parse_ok("live_scale=residual").live_scale, HS_SCALE_RESIDUAL);
+    CU_ASSERT_EQUAL(parse_ok("live_scale=residual,oom=true,dump_period=off,keep=0,peak=auto").live_scale, HS_SCALE_RESIDUAL);
     CU_ASSERT_EQUAL(parse_ok("live_scale=proportional").live_scale, HS_SCALE_PROPORTIONAL);
 }
 
@@ -403,9 +405,10 @@ static void test_reject_named_values(void) {
 
 static void test_reject_file(void) {
     const char *accepted = "; accepted: a non-empty path pattern shorter than 4096 bytes, without "
-                           "commas; %p = pid, %t = start time, %% = '%'";
+                           "commas; %p = pid, %t = time the file is written, %n = dump sequence "
+                           "number, %% = '%'";
     char expected[512];
-    snprintf(expected, sizeof expected, "bad option 'file=/tmp/h-%%x.pb.gz': unknown escape '%%x' (use %%p, %%t or %%%%)%s",
+    snprintf(expected, sizeof expected, "bad option 'file=/tmp/h-%%x.pb.gz': unknown escape '%%x' (use %%p, %%t, %%n or %%%%)%s",
              accepted);
     expect_rejection("file=/tmp/h-%x.pb.gz", expected);
     snprintf(expected, sizeof expected, "bad option 'file=/tmp/h%%': a lone '%%' at the end (write %%%% for a '%%')%s",
@@ -536,7 +539,8 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options_format(&opts, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
-                                 "live_scale=residual,collapsed=alloc_space,memory=64m");
+                                 "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
+                                 "dump_period=off,keep=0,peak=auto");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -545,6 +549,78 @@ static void test_format_reports_needed_length_when_truncated(void) {
     char small[10];
     CU_ASSERT_EQUAL(hs_options_format(&opts, small, sizeof small), strlen(DEFAULTS_FORMATTED));
     CU_ASSERT_STRING_EQUAL(small, "interval=");
+}
+
+/* ---- Profiles while the program runs: oom, dump_period, keep, peak ---------------------- */
+
+#define PERIOD_ACCEPTED \
+    "off, or a duration from 100ms to 30 days: digits with ms, s, m or h (500ms, 30s, 5m, 1h)"
+#define PEAK_ACCEPTED "auto, true, false (true needs live=true; auto means live=true)"
+
+static void test_parse_duration(void) {
+    int64_t ms = -1;
+    CU_ASSERT_EQUAL(hs_parse_duration_ms("30s", &ms), 0);
+    CU_ASSERT_EQUAL(ms, 30000);
+    CU_ASSERT_EQUAL(hs_parse_duration_ms("5m", &ms), 0);
+    CU_ASSERT_EQUAL(ms, 300000);
+    CU_ASSERT_EQUAL(hs_parse_duration_ms("1h", &ms), 0);
+    CU_ASSERT_EQUAL(ms, 3600000);
+    CU_ASSERT_EQUAL(hs_parse_duration_ms("250ms", &ms), 0);
+    CU_ASSERT_EQUAL(ms, 250);
+    CU_ASSERT_EQUAL(hs_parse_duration_ms("0s", &ms), 0);
+    CU_ASSERT_EQUAL(ms, 0);
+    ms = 7;
+    const char *bad[] = {"", "30", "s", "1.5s", "-1s", "1 s", "1S", "1sec", "1d", "1msx",
+                         "9999999999999999999h", "2562047788015216h", NULL};
+    for (int i = 0; bad[i]; i++) {
+        if (hs_parse_duration_ms(bad[i], &ms) == 0) fprintf(stderr, "\n  '%s' accepted\n", bad[i]);
+        CU_ASSERT_EQUAL(hs_parse_duration_ms(bad[i], &ms), -1);
+    }
+    CU_ASSERT_EQUAL(ms, 7); /* untouched on failure */
+    CU_ASSERT_EQUAL(hs_parse_duration_ms(NULL, &ms), -1);
+}
+
+static void test_dump_options(void) {
+    hs_options opts = parse_ok("");
+    CU_ASSERT_TRUE(opts.oom);
+    CU_ASSERT_EQUAL(opts.dump_period_ms, 0);
+    CU_ASSERT_EQUAL(opts.keep, 0);
+    CU_ASSERT_EQUAL(opts.peak, HS_PEAK_AUTO);
+    CU_ASSERT_TRUE(hs_options_peak_enabled(&opts));
+    opts = parse_ok("oom=false,dump_period=30s,keep=3,peak=false");
+    CU_ASSERT_FALSE(opts.oom);
+    CU_ASSERT_EQUAL(opts.dump_period_ms, 30000);
+    CU_ASSERT_EQUAL(opts.keep, 3);
+    CU_ASSERT_FALSE(hs_options_peak_enabled(&opts));
+    CU_ASSERT_EQUAL(parse_ok("dump_period=100ms").dump_period_ms, 100);
+    CU_ASSERT_EQUAL(parse_ok("dump_period=720h").dump_period_ms, INT64_C(720) * 3600 * 1000);
+    CU_ASSERT_EQUAL(parse_ok("dump_period=off").dump_period_ms, 0);
+    CU_ASSERT_EQUAL(parse_ok("dump_period=0").dump_period_ms, 0);
+    CU_ASSERT_EQUAL(parse_ok("keep=1000000").keep, 1000000);
+    CU_ASSERT_FALSE(hs_options_peak_enabled(&(hs_options){.live = false, .peak = HS_PEAK_AUTO}));
+    CU_ASSERT_TRUE(hs_options_peak_enabled(&(hs_options){.live = true, .peak = HS_PEAK_TRUE}));
+    opts = parse_ok("live=false,peak=false");
+    CU_ASSERT_FALSE(hs_options_peak_enabled(&opts));
+}
+
+static void test_reject_dump_options(void) {
+    expect_rejection("dump_period=30", "bad option 'dump_period=30': not a duration; accepted: "
+                     PERIOD_ACCEPTED);
+    expect_rejection("dump_period=99ms", "bad option 'dump_period=99ms': too short; accepted: "
+                     PERIOD_ACCEPTED);
+    expect_rejection("dump_period=721h", "bad option 'dump_period=721h': too long; accepted: "
+                     PERIOD_ACCEPTED);
+    expect_rejection("keep=-1", "bad option 'keep=-1': negative; accepted: a whole number from 0 "
+                     "to 1000000 (0 keeps all)");
+    expect_rejection("keep=1000001", "bad option 'keep=1000001': too large; accepted: a whole "
+                     "number from 0 to 1000000 (0 keeps all)");
+    expect_rejection("oom=yes", "bad option 'oom=yes': unknown value; accepted: true, false");
+    expect_rejection("peak=1", "bad option 'peak=1': unknown value; accepted: " PEAK_ACCEPTED);
+    /* the peak profile is an in-use view: it needs live tracking, in either order */
+    expect_rejection("live=false,peak=true",
+                     "bad option 'peak=true': needs live=true; accepted: " PEAK_ACCEPTED);
+    expect_rejection("peak=true,live=false",
+                     "bad option 'peak=true': needs live=true; accepted: " PEAK_ACCEPTED);
 }
 
 void register_tests(void) {
@@ -569,6 +645,8 @@ void register_tests(void) {
         {"heap_source values", test_heap_source_values},
         {"live_scale values", test_live_scale_values},
         {"collapsed values", test_collapsed_values},
+        {"oom, dump_period, keep, peak values", test_dump_options},
+        {"durations", test_parse_duration},
         {"all options together", test_all_options_together},
         CU_TEST_INFO_NULL,
     };
@@ -588,6 +666,7 @@ void register_tests(void) {
         {"track out of range", test_reject_track},
         {"unknown named values", test_reject_named_values},
         {"bad file patterns", test_reject_file},
+        {"bad oom, dump_period, keep, peak", test_reject_dump_options},
         {"file too long, item abbreviated", test_reject_file_too_long_abbreviates_the_item},
         {"failure leaves options untouched", test_failure_leaves_options_untouched},
         {"error buffer is bounded", test_error_buffer_is_bounded},

@@ -1,0 +1,44 @@
+/*
+ * @test
+ * @summary peak= (on by default with live=true): the retained set grows to ~200 MB
+ *          (keepBig 180 MB + keepSmall 20 MB of byte[10_000]), drops to ~20 MB, and the
+ *          program exits: the -peak profile shows both sites as they were at the peak, the
+ *          exit profile only the small one; both within 4 sigma of the truth
+ * @requires vm.gc.G1
+ * @library /lib /live
+ * @build DumpWorkload LiveProfile
+ * @run driver PeakTest
+ */
+import heapsampler.AgentRunner;
+
+public class PeakTest {
+    static final long INTERVAL = 32 * 1024;
+    static final LiveProfile.Site BIG = new LiveProfile.Site("DumpWorkload.keepBig", "byte[]");
+    static final LiveProfile.Site SMALL = new LiveProfile.Site("DumpWorkload.keepSmall", "byte[]");
+
+    public static void main(String[] args) throws Exception {
+        AgentRunner.Result r = AgentRunner
+                .withAgent("file=heap.pb.gz,interval=" + INTERVAL + ",log=info")
+                .jvmFlags("-XX:+UseG1GC", "-Xmx512m").label("peak").run("DumpWorkload", "peak");
+        r.assertNoCrash().assertExitCode(0);
+
+        LiveProfile peak = LiveProfile.read(r, "heap-peak.pb.gz");
+        if (peak.commentsStartingWith("peak: ").isEmpty()) peak.fail("no 'peak:' comment");
+        assertSite(peak, BIG, DumpWorkload.PEAK_BIG_MB);
+        assertSite(peak, SMALL, DumpWorkload.PEAK_SMALL_MB);
+
+        LiveProfile exit = LiveProfile.read(r, "heap.pb.gz");
+        assertSite(exit, SMALL, DumpWorkload.PEAK_SMALL_MB);
+        long bigAtExit = exit.sum("inuse_space", BIG);
+        if (bigAtExit != 0) exit.fail(BIG + " still shows " + bigAtExit + " bytes in use at exit");
+    }
+
+    /* The site's in-use estimate is within 4 sigma of what the workload retained. */
+    static void assertSite(LiveProfile p, LiveProfile.Site site, int megabytes) {
+        long size = p.objectSize(site);
+        long count = (((long) megabytes << 20) + DumpWorkload.PEAK_SIZE - 1) / DumpWorkload.PEAK_SIZE;
+        long truth = count * size;
+        double sigma = LiveProfile.relativeSigma(count, size, INTERVAL);
+        p.assertNear(site + " inuse_space", p.sum("inuse_space", site), truth, 4 * sigma * truth);
+    }
+}
