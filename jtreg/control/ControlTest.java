@@ -44,6 +44,8 @@ public class ControlTest {
         r.assertStdoutContains("heapsampler: interval: 65536 bytes");
         r.assertStdoutContains("heapsampler: live: ");
         r.assertStdoutContains("heapsampler: heap: ");
+        r.assertStdoutContains("heapsampler: last dump: "); // from the dumps module
+        r.assertStdoutContains("heapsampler: oom: on");
         String samples = r.stdout.lines().filter(l -> l.startsWith("heapsampler: samples: "))
                 .findFirst().orElseThrow(() -> new AssertionError("no samples line"));
         long recorded = Long.parseLong(samples.replaceAll("heapsampler: samples: (\\d+) recorded.*", "$1"));
