@@ -33,6 +33,9 @@ typedef struct {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
     uint32_t nbuckets;
+    /* per bucket, HS_AGE_BUCKETS weights (live_age.h): the live weight of tracked
+     * samples by GCs survived; [bucket * HS_AGE_BUCKETS + age bucket]; malloc'd */
+    double *age_weight;
     uint32_t epoch;               /* objects allocated before this epoch were judged */
     hs_heap_reading heap;
     const char *gc_name;

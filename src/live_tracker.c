@@ -8,6 +8,7 @@
 
 #include "faults.h"
 #include "humongous.h"
+#include "live_age.h"
 #include "live_table.h"
 #include "log.h"
 #include "wall_clock.h"
@@ -292,6 +293,7 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 typedef struct {
     JNIEnv *jni;
     double *live_weight;
+    double *age_weight;
     uint32_t nbuckets;
     uint32_t epoch;
 } collect_context;
@@ -301,7 +303,10 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     collect_context *c = ctx;
     if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
-    c->live_weight[entry->bucket] += (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    c->live_weight[entry->bucket] += weight;
+    c->age_weight[(size_t)entry->bucket * HS_AGE_BUCKETS + hs_age_bucket(c->epoch - entry->epoch)] +=
+        weight;
 }
 
 static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
@@ -316,11 +321,12 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
     jvmtiEnv *jvmti = agent->jvmti;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
-    if (!t || !jni || !view->live_weight) return -1;
+    view->age_weight = calloc(((size_t)nbuckets + 1) * HS_AGE_BUCKETS, sizeof *view->age_weight);
+    if (!t || !jni || !view->live_weight || !view->age_weight) return -1;
     view->nbuckets = nbuckets;
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return -1;
     view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    collect_context ctx = {jni, view->live_weight, nbuckets, view->epoch};
+    collect_context ctx = {jni, view->live_weight, view->age_weight, nbuckets, view->epoch};
     hs_live_table_each(t->table, add_if_live, &ctx);
     if (t->humongous)
         view->humongous_known = hs_humongous_collect(t->humongous, jvmti, jni, agent->samples,
@@ -339,7 +345,9 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
 
 void hs_live_view_free(hs_live_view *view) {
     free(view->live_weight);
+    free(view->age_weight);
     view->live_weight = NULL;
+    view->age_weight = NULL;
 }
 
 /* --- stop, and shutdown ------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "estimate.h"
+#include "live_age.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "ptr_map.h"
@@ -29,6 +30,7 @@ typedef struct {
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
+    double *age_weight;             /* per bucket, HS_AGE_BUCKETS each (live_age.h) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -101,7 +103,9 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         values[HS_VALUE_INUSE_OBJECTS] = b->inuse[index].objects;
         values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
     }
-    hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
+    hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
+                    (int64_t)bucket.key.size,
+                    b->age_weight ? &b->age_weight[(size_t)index * HS_AGE_BUCKETS] : NULL);
 }
 
 static void add_comments(hs_agent *agent, hs_profile *p) {
@@ -218,6 +222,9 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
                       atomic_load(&agent->counters.live_untracked));
+    hs_age_add_comment(b->profile);
+    b->age_weight = view.age_weight; /* kept for add_bucket's split by age */
+    view.age_weight = NULL;
     free(est);
     hs_live_view_free(&view);
     return 0;
@@ -241,6 +248,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     free(b.function_of_class);
     free(b.locations);
     free(b.inuse);
+    free(b.age_weight);
     if (ok && !b.profile->failed) return b.profile;
     hs_profile_free(b.profile);
     return NULL;
