@@ -15,8 +15,12 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "growth.h"
 #include "heap_usage.h"
 #include "live_scale.h"
+
+/* Growing sites a dump reports. */
+#define HS_SUSPECTS_MAX 5
 
 /* Live-set history kept for the profile comments. */
 #define HS_LIVE_HISTORY 16
@@ -29,7 +33,7 @@ typedef struct {
 } hs_live_history_entry;
 
 /* What a dump needs to know of the live heap. */
-typedef struct {
+typedef struct hs_live_view {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
     uint32_t nbuckets;
@@ -45,6 +49,12 @@ typedef struct {
     int humongous_known;          /* their reachability pass succeeded */
     uint32_t nhistory;
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* oldest first */
+    /* growing sites over the last GCs (growth.h, ranked by suspects.c) */
+    hs_growth_site suspects[HS_SUSPECTS_MAX];
+    uint32_t nsuspects;
+    uint32_t growth_records;      /* GCs in the growth window */
+    int64_t growth_walk_nanos;    /* the last per-GC walk of the table */
+    uint32_t growth_walk_entries;
 } hs_live_view;
 
 /* At VMInit (or attach): table, heap source, GC events, the sweeper thread. 0 or -1. */

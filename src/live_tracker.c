@@ -7,12 +7,14 @@
 #include <time.h>
 
 #include "faults.h"
+#include "growth.h"
 #include "humongous.h"
 #include "live_age.h"
 #include "live_table.h"
 #include "log.h"
 #include "wall_clock.h"
 #include "sample_table.h"
+#include "suspects.h"
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
  * a G1 region, so 16k entries cover 8 GB or more of humongous allocation between dumps
@@ -35,6 +37,7 @@ typedef struct hs_live_tracker {
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* ring, under sweep_lock */
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
+    hs_growth *growth;      /* per-GC in-use per site (growth.h), under sweep_lock */
 } hs_live_tracker;
 
 /* Raw monitor helpers: a failure here is logged once; the sweeper then just stops. */
@@ -136,6 +139,31 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     if (t->history_count < HS_LIVE_HISTORY) t->history_count++;
 }
 
+typedef struct {
+    hs_growth *growth;
+    uint32_t epoch;
+    uint32_t entries;
+} growth_walk;
+
+static void add_survivor(const hs_live_entry *entry, void *ctx) {
+    growth_walk *w = ctx;
+    if (entry->epoch >= w->epoch) return; /* born after the GC: not judged yet */
+    hs_growth_add(w->growth, entry->bucket, entry->epoch,
+                  (double)entry->weight_fp / (double)HS_WEIGHT_ONE);
+    w->entries++;
+}
+
+/* After a GC's sweep: one more walk of the table records what survived it per site
+ * (growth.h); the walk's time goes into the profile's comments. */
+static void record_growth(hs_live_tracker *t, uint32_t epoch) {
+    growth_walk w = {t->growth, epoch, 0};
+    int64_t start = hs_monotonic_nanos();
+    hs_growth_begin(t->growth, epoch, hs_wall_nanos());
+    hs_live_table_each(t->table, add_survivor, &w);
+    if (hs_growth_end(t->growth) != 0) hs_debug("growth record of GC %u dropped (no memory)", epoch);
+    hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
+}
+
 static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
                        uint32_t epoch) {
     sweep_context ctx = {agent, jni};
@@ -144,6 +172,7 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
     if (t->humongous) hs_humongous_maintain(t->humongous);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
+        if (t->growth) record_growth(t, epoch);
         t->history_epoch = epoch;
     }
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
@@ -217,6 +246,7 @@ static void destroy_tracker(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
     if (!t) return;
     if (t->table) hs_live_table_destroy(t->table);
     hs_humongous_destroy(t->humongous);
+    hs_growth_destroy(t->growth);
     hs_heap_usage_destroy(t->heap, jni);
     if (t->wake) (*jvmti)->DestroyRawMonitor(jvmti, t->wake);
     if (t->sweep_lock) (*jvmti)->DestroyRawMonitor(jvmti, t->sweep_lock);
@@ -246,6 +276,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
     t->humongous = create_humongous(agent, t->heap, seed);
+    t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {
@@ -334,6 +365,12 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
     view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     hs_heap_usage_read(t->heap, jni, &view->heap);
     copy_history(t, view);
+    if (t->growth) {
+        view->nsuspects = hs_growth_rank(t->growth, hs_suspect_bucket_info, agent,
+                                         view->suspects, HS_SUSPECTS_MAX);
+        view->growth_records = hs_growth_records(t->growth);
+        hs_growth_last_walk(t->growth, &view->growth_walk_nanos, &view->growth_walk_entries);
+    }
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
     view->level = stats.level;

@@ -17,6 +17,7 @@
 #include "ptr_map.h"
 #include "sample_table.h"
 #include "stack_store.h"
+#include "suspects.h"
 #include "symbols.h"
 
 typedef struct {
@@ -223,6 +224,7 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
                       atomic_load(&agent->counters.live_untracked));
     hs_age_add_comment(b->profile);
+    hs_suspects_report(agent, b->profile, &view, HS_LOG_INFO);
     b->age_weight = view.age_weight; /* kept for add_bucket's split by age */
     view.age_weight = NULL;
     free(est);
