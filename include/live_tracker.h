@@ -73,6 +73,12 @@ void hs_live_track(hs_agent *agent, struct hs_live_tracker *t, jvmtiEnv *jvmti, 
 int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
+/* Calls fn with the weak ref and bucket of every tracked object (G1 humongous objects,
+ * tracked without references, excepted), serialized with the sweeper; fn may use JNI
+ * (NewLocalRef) but must not delete the ref. 0, or -1 when live tracking is off. */
+typedef void (*hs_live_object_fn)(uint32_t bucket, jweak ref, void *ctx);
+int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx);
+
 /* The `stop` command, after sampling stopped: deletes every tracked weak ref (the GC then
  * has none of ours to process). Tracking goes on with the next samples. Returns how many. */
 uint64_t hs_live_release_refs(hs_agent *agent, JNIEnv *jni);

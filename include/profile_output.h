@@ -5,10 +5,15 @@
 #include <jni.h>
 
 #include "agent.h"
+#include "profile.h"
 
 /* Writes the agent's current profile to path in the format of format=. On any failure
  * logs one "heapsampler:" line naming the path and the reason, and returns -1; a profile
  * already at path is then left as it was. */
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
+
+/* Writes a profile built elsewhere (the retention paths) as gzipped pprof, atomically.
+ * 0, or -1 with one line logged. */
+int hs_write_profile_file(const hs_profile *profile, const char *path);
 
 #endif

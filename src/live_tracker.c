@@ -387,6 +387,26 @@ void hs_live_view_free(hs_live_view *view) {
     view->age_weight = NULL;
 }
 
+typedef struct {
+    hs_live_object_fn fn;
+    void *ctx;
+} each_object_context;
+
+static void pass_object(const hs_live_entry *entry, void *ctx) {
+    each_object_context *c = ctx;
+    c->fn(entry->bucket, (jweak)entry->ref, c->ctx);
+}
+
+int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return -1;
+    each_object_context c = {fn, ctx};
+    hs_live_table_each(t->table, pass_object, &c);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return 0;
+}
+
 /* --- stop, and shutdown ------------------------------------------------------------------ */
 
 /* Deletes every weak ref in the table, serialized with the sweeper; returns how many. */
