@@ -216,9 +216,11 @@ static int tag_classes(jvmtiEnv *env, JNIEnv *jni, jint *nclasses) {
 
 /* After the walk: the tagged classes by node number (NULL for one unloaded since), as
  * local refs of the caller's frame. *raw is JVMTI memory for the caller to Deallocate. */
-static jclass *classes_by_node(jvmtiEnv *env, jint nclasses, jclass **raw) {
+static jclass *classes_by_node(jvmtiEnv *env, JNIEnv *jni, jint nclasses, jclass **raw) {
     jint n = 0;
     jclass *by_node = calloc((size_t)nclasses + 1, sizeof *by_node);
+    /* room for the local refs GetLoadedClasses returns (a few more classes may load) */
+    if ((*jni)->EnsureLocalCapacity(jni, nclasses + 1024) != 0) (*jni)->ExceptionClear(jni);
     if (!by_node || (*env)->GetLoadedClasses(env, &n, raw) != JVMTI_ERROR_NONE) {
         free(by_node);
         return NULL;
@@ -244,6 +246,7 @@ static int run_walk(jvmtiEnv *env, plan *p, jint nclasses, walk *w, int64_t budg
     if (!w->nodes) return -1;
     w->nnodes = w->nclasses + w->ntargets;
     for (uint32_t i = 0; i < w->nnodes; i++) w->nodes[i].parent = HS_RETENTION_NO_NODE;
+    if (w->ntargets == 0) return 0; /* nothing to look for: no walk */
     jvmtiHeapCallbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);
     callbacks.heap_reference_callback = on_reference;
@@ -491,7 +494,7 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
     int64_t start = hs_monotonic_nanos();
     int rc = tag_classes(env, jni, &nclasses) == 0 ? run_walk(env, p, nclasses, &w, budget_ms) : -1;
     int64_t nanos = hs_monotonic_nanos() - start;
-    if (rc == 0) classes = classes_by_node(env, nclasses, &raw);
+    if (rc == 0) classes = classes_by_node(env, jni, nclasses, &raw);
     hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, nanos) : NULL;
     rc = prof ? hs_write_profile_file(prof, path) : -1;
     if (prof)
