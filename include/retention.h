@@ -11,10 +11,11 @@
  * node per object we tag (its parent, the referring field and its holder class), and the
  * JVM keeps one tag-map entry per tagged object. Both stop at HS_RETENTION_NODE_BUDGET
  * objects: past it, objects are neither tagged nor followed, so a target reachable only
- * through them is reported as not reached. (JFR's path-to-gc-roots bounds its breadth-first
- * edge queue the same way and falls back to a depth-limited walk; JVMTI gives us no choice
- * of order, so we bound the nodes and stop following.) The walk also ends when every target
- * is reached, or at the time budget.
+ * through them is reported as not reached. (JFR's path-to-gc-roots reserves its
+ * breadth-first edge queue at 5 % of the maximum heap, at least 32 MB, and walks depth-first,
+ * at most 4000 deep, when it fills; JVMTI gives us no choice of order, so we bound the nodes,
+ * at the same 32 MB, and stop following.) The walk also ends when every target is reached,
+ * or at the time budget.
  *
  * Each sample of the paths profile: locations leaf first, the target's class, then each
  * reference from the target back to its root: "java.util.HashMap$Node.value" (field, with
