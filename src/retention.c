@@ -109,9 +109,11 @@ typedef struct {
     hs_retention_node *nodes;
     uint32_t nnodes, cap;
     uint32_t nclasses;     /* nodes 0 .. nclasses-1: the loaded classes, pre-tagged */
+    uint8_t *leaf_class;   /* per class: primitive arrays, which refer to nothing */
     uint32_t first_target; /* then the targets, pre-tagged */
     uint32_t ntargets, reached;
     uint64_t references;   /* callbacks */
+    uint64_t leaf_references; /* references to primitive arrays (not tagged) */
     int64_t deadline;
     int timed_out, budget_hit, failed;
 } walk;
@@ -178,6 +180,11 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
         }
         return JVMTI_VISIT_OBJECTS;
     }
+    uint32_t cls = node_of(class_tag);
+    if (cls < w->nclasses && w->leaf_class[cls]) { /* a primitive array: a dead end */
+        w->leaf_references++;
+        return 0;
+    }
     node = new_node(w);
     if (node == HS_RETENTION_NO_NODE) return w->failed ? JVMTI_VISIT_ABORT : 0;
     set_edge(w, node, kind, info, class_tag, referrer_class_tag, parent);
@@ -200,14 +207,29 @@ static jvmtiEnv *walk_env(hs_agent *agent) {
     return env;
 }
 
+/* True for the signature of a primitive array class ("[J"): its objects refer to nothing,
+ * so the walk need not tag them (they are often the most numerous objects of a heap). */
+static bool refers_to_nothing(jvmtiEnv *env, jclass klass) {
+    char *sig = NULL;
+    if ((*env)->GetClassSignature(env, klass, &sig, NULL) != JVMTI_ERROR_NONE || !sig) return false;
+    bool leaf = sig[0] == '[' && sig[1] != '[' && sig[1] != 'L';
+    (*env)->Deallocate(env, (unsigned char *)sig);
+    return leaf;
+}
+
 /* Tags every loaded class with its node number + 1, keeping no reference to any (a JNI
- * local would make each class a root of the walk). 0 or -1. */
-static int tag_classes(jvmtiEnv *env, JNIEnv *jni, jint *nclasses) {
+ * local would make each class a root of the walk), and notes the primitive array classes.
+ * 0 or -1. */
+static int tag_classes(jvmtiEnv *env, JNIEnv *jni, walk *w) {
     jclass *classes = NULL;
-    if ((*env)->GetLoadedClasses(env, nclasses, &classes) != JVMTI_ERROR_NONE) return -1;
-    int rc = 0;
-    for (jint i = 0; i < *nclasses; i++) {
-        if ((*env)->SetTag(env, classes[i], (jlong)i + 1) != JVMTI_ERROR_NONE) rc = -1;
+    jint n = 0;
+    if ((*env)->GetLoadedClasses(env, &n, &classes) != JVMTI_ERROR_NONE) return -1;
+    w->nclasses = (uint32_t)n;
+    w->leaf_class = calloc((size_t)n + 1, 1);
+    int rc = w->leaf_class ? 0 : -1;
+    for (jint i = 0; i < n; i++) {
+        if (rc == 0 && (*env)->SetTag(env, classes[i], (jlong)i + 1) != JVMTI_ERROR_NONE) rc = -1;
+        if (rc == 0) w->leaf_class[i] = refers_to_nothing(env, classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
     (*env)->Deallocate(env, (unsigned char *)classes);
@@ -234,11 +256,10 @@ static jclass *classes_by_node(jvmtiEnv *env, JNIEnv *jni, jint nclasses, jclass
 }
 
 /* Tags the targets, then follows references from the roots. 0 or -1. */
-static int run_walk(jvmtiEnv *env, plan *p, jint nclasses, walk *w, int64_t budget_ms) {
+static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms) {
     p->env = env;
-    p->first_target = (uint32_t)nclasses;
+    p->first_target = w->nclasses;
     if (hs_live_each_object(p->agent, tag_target, p) != 0 || p->tag_failed) return -1;
-    w->nclasses = (uint32_t)nclasses;
     w->first_target = p->first_target;
     w->ntargets = p->ntargets;
     w->cap = w->nclasses + w->ntargets + 4096;
@@ -448,9 +469,12 @@ static void add_comments(hs_profile *prof, const walk *w, const plan *p, int64_t
                                  "objects of the %u sites with the most in-use bytes",
                            HEAPSAMPLER_VERSION, w->ntargets, p->nsites);
     hs_profile_add_comment(prof,
-                           "walk: %.1f ms (the world stopped), %u objects visited, %llu references; "
-                           "%u of %u objects reached%s%s; heap used %llu bytes: %.2f s per GB",
+                           "walk: %.1f ms (FollowReferences stops the world), %u objects visited and "
+                           "followed, %llu references to primitive arrays (not followed), %llu "
+                           "references in all; %u of %u objects reached%s%s; heap used %llu bytes: "
+                           "%.2f s per GB",
                            seconds * 1e3, w->nnodes - w->nclasses - w->ntargets,
+                           (unsigned long long)w->leaf_references,
                            (unsigned long long)w->references, w->reached, w->ntargets,
                            w->timed_out ? "; stopped at the time budget" : "",
                            w->budget_hit ? "; node budget reached: objects past it not followed" : "",
@@ -488,13 +512,12 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
         hs_error("paths: no JVMTI environment with the tagging capability");
         return -1;
     }
-    jint nclasses = 0;
     jclass *raw = NULL, *classes = NULL;
     walk w = {0};
     int64_t start = hs_monotonic_nanos();
-    int rc = tag_classes(env, jni, &nclasses) == 0 ? run_walk(env, p, nclasses, &w, budget_ms) : -1;
+    int rc = tag_classes(env, jni, &w) == 0 ? run_walk(env, p, &w, budget_ms) : -1;
     int64_t nanos = hs_monotonic_nanos() - start;
-    if (rc == 0) classes = classes_by_node(env, jni, nclasses, &raw);
+    if (rc == 0) classes = classes_by_node(env, jni, (jint)w.nclasses, &raw);
     hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, nanos) : NULL;
     rc = prof ? hs_write_profile_file(prof, path) : -1;
     if (prof)
@@ -506,6 +529,7 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
     free(classes);
     if (raw) (*env)->Deallocate(env, (unsigned char *)raw);
     free(w.nodes);
+    free(w.leaf_class);
     (*env)->DisposeEnvironment(env); /* drops every tag of the walk */
     return rc;
 }

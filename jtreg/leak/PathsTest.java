@@ -45,7 +45,7 @@ public class PathsTest {
         String walk = paths.comments.stream().filter(c -> c.startsWith("walk: ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no walk comment: " + paths.comments));
         System.out.println(walk);
-        if (!walk.matches("walk: [0-9.]+ ms .* [0-9]+ objects visited, .*")) r.fail("walk comment: " + walk);
+        if (!walk.matches("walk: [0-9.]+ ms .* [0-9]+ objects visited and followed, .* [0-9]+ of [0-9]+ objects reached.*")) r.fail("walk comment: " + walk);
         // The site holds NODES payloads: its in-use estimate, spread over its paths, is near that.
         long total = paths.total("inuse_space");
         long truth = (long) LeakPaths.NODES * (LeakPaths.PAYLOAD + 16);
