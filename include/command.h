@@ -6,7 +6,8 @@
  * loaded, and the agent reads its options string as a command (control.c runs it). This
  * file only parses: pure C, no JVM, so every form is unit-tested.
  *
- *   dump[,file=PATTERN]          write a profile now
+ *   dump[,file=PATTERN][,paths=N] write a profile now; paths=N also writes the retention
+ *                                paths of the N largest in-use sites (retention.h)
  *   start[,interval=N][,log=L]   sampling on again (after stop), optionally at a new interval
  *   stop                         sampling off, tracked weak refs released
  *   status[,file=PATTERN]        the agent's state, one fact per line
@@ -22,12 +23,15 @@
 
 #include "options.h"
 
+#define HS_COMMAND_MAX_PATHS 64
+
 typedef enum { HS_CMD_DUMP = 0, HS_CMD_START, HS_CMD_STOP, HS_CMD_STATUS, HS_CMD_HELP } hs_command_kind;
 
 typedef struct {
     hs_command_kind kind;
     bool has_file;     /* file= was given (its pattern is in options.file) */
     bool has_interval; /* interval= was given (start) */
+    unsigned paths;    /* dump: paths=N (0: none), 1 .. HS_COMMAND_MAX_PATHS */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 

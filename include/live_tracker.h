@@ -15,8 +15,12 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "growth.h"
 #include "heap_usage.h"
 #include "live_scale.h"
+
+/* Growing sites a dump reports. */
+#define HS_SUSPECTS_MAX 5
 
 /* Live-set history kept for the profile comments. */
 #define HS_LIVE_HISTORY 16
@@ -29,10 +33,13 @@ typedef struct {
 } hs_live_history_entry;
 
 /* What a dump needs to know of the live heap. */
-typedef struct {
+typedef struct hs_live_view {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
     uint32_t nbuckets;
+    /* per bucket, HS_AGE_BUCKETS weights (live_age.h): the live weight of tracked
+     * samples by GCs survived; [bucket * HS_AGE_BUCKETS + age bucket]; malloc'd */
+    double *age_weight;
     uint32_t epoch;               /* objects allocated before this epoch were judged */
     hs_heap_reading heap;
     const char *gc_name;
@@ -43,6 +50,12 @@ typedef struct {
     uint32_t nhistory;
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* oldest first */
     int64_t peak_nanos;           /* HS_LIVE_PEAK: wall clock of the peak GC's sweep; else 0 */
+    /* growing sites over the last GCs (growth.h, ranked by suspects.c) */
+    hs_growth_site suspects[HS_SUSPECTS_MAX];
+    uint32_t nsuspects;
+    uint32_t growth_records;      /* GCs in the growth window */
+    int64_t growth_walk_nanos;    /* the last per-GC walk of the table */
+    uint32_t growth_walk_entries;
 } hs_live_view;
 
 /* Which live view a dump wants. */
@@ -74,6 +87,12 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
 int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
                          hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
+
+/* Calls fn with the weak ref and bucket of every tracked object (G1 humongous objects,
+ * tracked without references, excepted), serialized with the sweeper; fn may use JNI
+ * (NewLocalRef) but must not delete the ref. 0, or -1 when live tracking is off. */
+typedef void (*hs_live_object_fn)(uint32_t bucket, jweak ref, void *ctx);
+int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx);
 
 /* The `stop` command, after sampling stopped: deletes every tracked weak ref (the GC then
  * has none of ours to process). Tracking goes on with the next samples. Returns how many. */

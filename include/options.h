@@ -46,6 +46,7 @@ typedef struct {
     int64_t dump_period_ms;      /* dump_period=: periodic profiles; 0 = off */
     int64_t keep;                /* keep=: periodic files kept; 0 = all */
     hs_peak peak;                /* peak=auto|true|false: the peak live-heap profile */
+    bool oom_paths;              /* oom_paths=true|false: retention paths with the OOM profile */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

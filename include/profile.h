@@ -29,6 +29,7 @@ typedef struct {
     uint32_t depth;
     int64_t values[HS_PROFILE_MAX_VALUES]; /* one per sample type */
     int64_t object_size;                   /* numeric label "bytes"; 0 = no label */
+    int64_t gc_age;                        /* numeric label "gc_age"; 0 = no label */
 } hs_sample;
 
 typedef struct {
@@ -77,6 +78,9 @@ uint32_t hs_profile_add_location(hs_profile *p, uint32_t function, int64_t line)
 /* Appends a sample (copies locations and values; nvalues == nsample_types). 0 or -1. */
 int hs_profile_add_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
                           const int64_t *values, int64_t object_size);
+/* The same, with a gc_age label (live_age.h; 0 = none). */
+int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
+                               const int64_t *values, int64_t object_size, int64_t gc_age);
 int hs_profile_add_comment(hs_profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

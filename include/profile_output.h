@@ -6,6 +6,7 @@
 
 #include "agent.h"
 #include "snapshot.h"
+#include "profile.h"
 
 /* Writes the agent's current profile to path in the format of format=. On any failure
  * logs one "heapsampler:" line naming the path and the reason, and returns -1; a profile
@@ -15,5 +16,9 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
 /* The same for a snapshot request (snapshot.h; NULL: the whole run, as above). */
 int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req);
+
+/* Writes a profile built elsewhere (the retention paths) as gzipped pprof, atomically.
+ * 0, or -1 with one line logged. */
+int hs_write_profile_file(const hs_profile *profile, const char *path);
 
 #endif

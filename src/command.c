@@ -7,6 +7,7 @@
 #include "command.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -20,8 +21,9 @@ typedef struct {
 } command_row;
 
 static const command_row command_table[] = {
-    {"dump", HS_CMD_DUMP, {"file", NULL}, "dump[,file=PATTERN]",
-     "write a profile now (of the whole run so far); file= as at startup"},
+    {"dump", HS_CMD_DUMP, {"file", "paths", NULL}, "dump[,file=PATTERN][,paths=N]",
+     "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
+     "writes the reference chains from GC roots to the N largest in-use sites (-paths file)"},
     {"start", HS_CMD_START, {"interval", "log", NULL}, "start[,interval=SIZE][,log=LEVEL]",
      "turn sampling on again after stop, optionally at another interval"},
     {"stop", HS_CMD_STOP, {NULL}, "stop",
@@ -32,7 +34,7 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN], start[,interval=SIZE][,log=LEVEL], stop, status[,file=PATTERN], help";
+    "dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL], stop, status[,file=PATTERN], help";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
     snprintf(err, errlen, "bad command '%.200s': %s; accepted: %s", text, why, ACCEPTED);
@@ -82,6 +84,32 @@ static int check_keys(const command_row *row, const char *items, char *why, size
     return 0;
 }
 
+/* Takes the command-only item paths=N out of items (into rest, the items for the option
+ * table) and parses it. 0, or -1 with why. */
+static int take_paths(const char *items, char *rest, size_t restlen, unsigned *paths, char *why,
+                      size_t whylen) {
+    size_t used = 0;
+    rest[0] = '\0';
+    for (const char *p = items; *p;) {
+        size_t item_len = strcspn(p, ",");
+        if (item_len > 6 && memcmp(p, "paths=", 6) == 0) {
+            char *end = NULL;
+            unsigned long n = strtoul(p + 6, &end, 10);
+            if (p[6] < '0' || p[6] > '9' || end != p + item_len || n < 1 || n > HS_COMMAND_MAX_PATHS) {
+                snprintf(why, whylen, "paths=%.*s: not a number of sites from 1 to %d",
+                         (int)(item_len - 6 > 32 ? 32 : item_len - 6), p + 6, HS_COMMAND_MAX_PATHS);
+                return -1;
+            }
+            *paths = (unsigned)n;
+        } else if (used + item_len + 2 <= restlen) {
+            used += (size_t)snprintf(rest + used, restlen - used, "%s%.*s", used ? "," : "",
+                                     (int)item_len, p);
+        }
+        p += item_len + (p[item_len] == ',');
+    }
+    return 0;
+}
+
 int hs_command_parse(const char *text, const hs_options *current, hs_command *cmd, char *err,
                      size_t errlen) {
     if (!text || !*text) return fail(err, errlen, "", "no command given");
@@ -98,7 +126,11 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.kind = row->kind;
     parsed.options = *current;
     parsed.options.help = false;
-    if (*items && hs_options_parse(items, &parsed.options, why, sizeof why) != 0) {
+    char rest[HS_PATH_MAX + 256];
+    if (strlen(items) >= sizeof rest) return fail(err, errlen, text, "too long");
+    if (take_paths(items, rest, sizeof rest, &parsed.paths, why, sizeof why) != 0)
+        return fail(err, errlen, text, why);
+    if (*rest && hs_options_parse(rest, &parsed.options, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s", why); /* the option table's own message names the item */
         return -1;
     }

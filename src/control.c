@@ -12,6 +12,8 @@
 #include "file_output.h"
 #include "live_tracker.h"
 #include "log.h"
+#include "profile_output.h"
+#include "retention.h"
 #include "sample_table.h"
 #include "sampling.h"
 #include "stack_store.h"
@@ -116,6 +118,23 @@ static jint run_status(hs_agent *agent, const hs_command *cmd) {
     return JNI_OK;
 }
 
+/* How long `dump,paths=` may stop the world for its walk. */
+#define PATHS_TIME_BUDGET_MS 10000
+
+/* The retention paths beside the dump just written (retention.h). */
+static jint run_paths(hs_agent *agent, JNIEnv *jni, const char *dump_path, unsigned sites) {
+    char path[HS_PATH_MAX];
+    if (hs_retention_path(dump_path, path, sizeof path) != 0) {
+        hs_error("paths: '%s-paths' is too long a path", dump_path);
+        return JNI_ERR;
+    }
+    if (hs_retention_write(agent, jni, path, sites, PATHS_TIME_BUDGET_MS) != 0) return JNI_ERR;
+    char answer[HS_PATH_MAX + 32];
+    snprintf(answer, sizeof answer, "paths written to %s", path);
+    print_answer(answer);
+    return JNI_OK;
+}
+
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char path[HS_PATH_MAX];
     if (hs_dumps_write_now(agent, jni, cmd->has_file ? cmd->options.file : NULL, path,
@@ -124,7 +143,7 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char answer[HS_PATH_MAX + 32];
     snprintf(answer, sizeof answer, "dump written to %s", path);
     print_answer(answer);
-    return JNI_OK;
+    return cmd->paths ? run_paths(agent, jni, path, cmd->paths) : JNI_OK;
 }
 
 /* `start` without interval= keeps the interval sampling last ran at. */

@@ -17,6 +17,7 @@
 #include "live_tracker.h"
 #include "log.h"
 #include "oom_episode.h"
+#include "retention.h"
 #include "profile_output.h"
 #include "sample_table.h"
 #include "wall_clock.h"
@@ -293,6 +294,21 @@ static void JNICALL periodic_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
 
 /* --- OutOfMemoryError ------------------------------------------------------------------------ */
 
+/* Sites whose retention paths the OOM dump seeks (oom_paths=true), and the walk's budget:
+ * the JVM is about to throw, possibly to exit, so the walk is kept short. */
+#define OOM_PATH_SITES 5
+#define OOM_PATH_BUDGET_MS 10000
+
+static void write_oom_paths(hs_agent *agent, JNIEnv *jni, const char *profile_path) {
+    char path[HS_PATH_MAX];
+    if (hs_retention_path(profile_path, path, sizeof path) != 0) {
+        hs_error("cannot name the retention paths file beside '%s'", profile_path);
+        return;
+    }
+    if (hs_retention_write(agent, jni, path, OOM_PATH_SITES, OOM_PATH_BUDGET_MS) == 0)
+        hs_warn("OutOfMemoryError: wrote %s", path);
+}
+
 static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {
     char suffix[32], peak_suffix[40], what[256];
     if (D.episode.dumps == 1) snprintf(suffix, sizeof suffix, "oom");
@@ -310,6 +326,7 @@ static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {
     if (rc == 0)
         hs_warn("OutOfMemoryError: wrote %s", path); /* the one line a user looks for */
     write_peak(agent, jni, peak_suffix);
+    if (rc == 0 && agent->opts.oom_paths) write_oom_paths(agent, jni, path);
 }
 
 void JNICALL hs_dumps_on_resource_exhausted(jvmtiEnv *jvmti, JNIEnv *jni, jint flags,

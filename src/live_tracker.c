@@ -7,11 +7,14 @@
 #include <time.h>
 
 #include "faults.h"
+#include "growth.h"
 #include "humongous.h"
+#include "live_age.h"
 #include "live_table.h"
 #include "log.h"
 #include "wall_clock.h"
 #include "sample_table.h"
+#include "suspects.h"
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
  * a G1 region, so 16k entries cover 8 GB or more of humongous allocation between dumps
@@ -37,6 +40,7 @@ typedef struct hs_live_tracker {
     /* Lowest heap after a GC since hs_live_heap_low_water last asked (OOM episodes). */
     uint64_t low_water;
     bool low_valid;
+    hs_growth *growth;      /* per-GC in-use per site (growth.h), under sweep_lock */
 } hs_live_tracker;
 
 /* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
@@ -157,6 +161,31 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
 
 static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch);
 
+typedef struct {
+    hs_growth *growth;
+    uint32_t epoch;
+    uint32_t entries;
+} growth_walk;
+
+static void add_survivor(const hs_live_entry *entry, void *ctx) {
+    growth_walk *w = ctx;
+    if (entry->epoch >= w->epoch) return; /* born after the GC: not judged yet */
+    hs_growth_add(w->growth, entry->bucket, entry->epoch,
+                  (double)entry->weight_fp / (double)HS_WEIGHT_ONE);
+    w->entries++;
+}
+
+/* After a GC's sweep: one more walk of the table records what survived it per site
+ * (growth.h); the walk's time goes into the profile's comments. */
+static void record_growth(hs_live_tracker *t, uint32_t epoch) {
+    growth_walk w = {t->growth, epoch, 0};
+    int64_t start = hs_monotonic_nanos();
+    hs_growth_begin(t->growth, epoch, hs_wall_nanos());
+    hs_live_table_each(t->table, add_survivor, &w);
+    if (hs_growth_end(t->growth) != 0) hs_debug("growth record of GC %u dropped (no memory)", epoch);
+    hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
+}
+
 static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
                        uint32_t epoch) {
     sweep_context ctx = {agent, jni};
@@ -166,6 +195,7 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
     if (t->humongous) hs_humongous_maintain(t->humongous);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
+        if (t->growth) record_growth(t, epoch);
         t->history_epoch = epoch;
         note_peak(agent, t, jni, epoch);
     }
@@ -240,6 +270,7 @@ static void destroy_tracker(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
     if (!t) return;
     if (t->table) hs_live_table_destroy(t->table);
     hs_humongous_destroy(t->humongous);
+    hs_growth_destroy(t->growth);
     hs_heap_usage_destroy(t->heap, jni);
     if (t->wake) (*jvmti)->DestroyRawMonitor(jvmti, t->wake);
     if (t->sweep_lock) (*jvmti)->DestroyRawMonitor(jvmti, t->sweep_lock);
@@ -269,6 +300,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
     t->humongous = create_humongous(agent, t->heap, seed);
+    t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {
@@ -316,6 +348,7 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 typedef struct {
     JNIEnv *jni;
     double *live_weight;
+    double *age_weight;
     uint32_t nbuckets;
     uint32_t epoch;
 } collect_context;
@@ -325,7 +358,11 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     collect_context *c = ctx;
     if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
-    c->live_weight[entry->bucket] += (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    c->live_weight[entry->bucket] += weight;
+    if (c->age_weight) /* by GCs survived (live_age.h); the peak keeps no ages */
+        c->age_weight[(size_t)entry->bucket * HS_AGE_BUCKETS + hs_age_bucket(c->epoch - entry->epoch)] +=
+        weight;
 }
 
 static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
@@ -363,7 +400,9 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
 static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_live_when when,
                         hs_live_view *view) {
     view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    collect_context ctx = {jni, view->live_weight, view->nbuckets, view->epoch};
+    collect_context ctx = {.jni = jni, .live_weight = view->live_weight,
+                           .age_weight = view->age_weight, .nbuckets = view->nbuckets,
+                           .epoch = view->epoch};
     hs_live_table_each(t->table, add_if_live, &ctx);
     if (t->humongous)
         view->humongous_known = hs_humongous_collect(t->humongous, agent->jvmti, jni,
@@ -380,7 +419,8 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     jvmtiEnv *jvmti = agent->jvmti;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
-    if (!t || !jni || !view->live_weight) return -1;
+    view->age_weight = calloc(((size_t)nbuckets + 1) * HS_AGE_BUCKETS, sizeof *view->age_weight);
+    if (!t || !jni || !view->live_weight || !view->age_weight) return -1;
     view->nbuckets = nbuckets;
     bool was_busy = busy_here;
     busy_here = true;
@@ -393,6 +433,12 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     else if (when == HS_LIVE_PEAK) copy_peak(t, view);
     else collect_now(agent, t, jni, when, view);
     copy_history(t, view);
+    if (t->growth) {
+        view->nsuspects = hs_growth_rank(t->growth, hs_suspect_bucket_info, agent,
+                                         view->suspects, HS_SUSPECTS_MAX);
+        view->growth_records = hs_growth_records(t->growth);
+        hs_growth_last_walk(t->growth, &view->growth_walk_nanos, &view->growth_walk_entries);
+    }
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
     view->level = stats.level;
@@ -424,7 +470,7 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
     double *weights = nbuckets == peak.nbuckets ? peak.weight : realloc(peak.weight, bytes);
     if (!weights) return; /* keep the previous peak */
     memset(weights, 0, bytes);
-    collect_context ctx = {jni, weights, nbuckets, epoch};
+    collect_context ctx = {.jni = jni, .live_weight = weights, .nbuckets = nbuckets, .epoch = epoch};
     hs_live_table_each(t->table, add_if_live, &ctx);
     peak.weight = weights;
     peak.nbuckets = nbuckets;
@@ -464,7 +510,29 @@ bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
 
 void hs_live_view_free(hs_live_view *view) {
     free(view->live_weight);
+    free(view->age_weight);
     view->live_weight = NULL;
+    view->age_weight = NULL;
+}
+
+typedef struct {
+    hs_live_object_fn fn;
+    void *ctx;
+} each_object_context;
+
+static void pass_object(const hs_live_entry *entry, void *ctx) {
+    each_object_context *c = ctx;
+    c->fn(entry->bucket, (jweak)entry->ref, c->ctx);
+}
+
+int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return -1;
+    each_object_context c = {fn, ctx};
+    hs_live_table_each(t->table, pass_object, &c);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return 0;
 }
 
 /* --- stop, and shutdown ------------------------------------------------------------------ */

@@ -492,6 +492,19 @@ static const char *show_peak(const hs_options *opts, char *scratch, size_t len) 
     return choice_name(PEAK_NAMES, COUNT_OF(PEAK_NAMES), (int)opts->peak);
 }
 
+static int parse_oom_paths(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->oom_paths = index == 1;
+    return 0;
+}
+
+static const char *show_oom_paths(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return BOOL_NAMES[opts->oom_paths ? 1 : 0];
+}
+
 bool hs_options_peak_enabled(const hs_options *opts) {
     return opts->live && opts->peak != HS_PEAK_FALSE;
 }
@@ -564,6 +577,10 @@ static const option_row option_table[] = {
     {"peak", "auto", "auto, true, false (true needs live=true; auto means live=true)",
      "write the in-use profile of the GC with the highest heap (file name with -peak)",
      parse_peak, show_peak},
+    {"oom_paths", "false", "true, false (true needs live=true)",
+     "with the OOM profile, also write the reference chains that keep its largest in-use "
+     "sites alive (file name with -paths; a heap walk of at most 10 s)",
+     parse_oom_paths, show_oom_paths},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)
@@ -659,6 +676,9 @@ static int check_combination(const hs_options *opts, char *err, size_t errlen) {
     if (opts->peak == HS_PEAK_TRUE && !opts->live) /* an in-use view needs live tracking */
         return reject("peak=true", 9, "needs live=true", find_option("peak", 4)->accepted, err,
                       errlen);
+    if (opts->oom_paths && !opts->live) /* paths are sought for tracked objects */
+        return reject("oom_paths=true", 14, "needs live=true",
+                      find_option("oom_paths", 9)->accepted, err, errlen);
     return 0;
 }
 

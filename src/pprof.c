@@ -68,6 +68,7 @@ enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 #define JVM_MAPPING_ID 1
 #define JVM_MAPPING_NAME "[jvm]"
 #define OBJECT_SIZE_LABEL "bytes" /* Go's heap profiles use this key, in bytes */
+#define GC_AGE_LABEL "gc_age"      /* GCs survived (live_age.h); no unit */
 
 /* ---- output buffer ------------------------------------------------------------------ */
 
@@ -263,6 +264,12 @@ static int intern_all_strings(encoder *e) {
             break;
         }
     }
+    for (uint32_t i = 0; i < p->nsamples; i++) {
+        if (p->samples[i].gc_age > 0) {
+            str_index(e, GC_AGE_LABEL);
+            break;
+        }
+    }
     str_index(e, JVM_MAPPING_NAME);
     for (uint32_t i = 0; i < p->nfunctions; i++) {
         str_index(e, p->functions[i].name);
@@ -303,6 +310,12 @@ static void write_sample(encoder *e, const hs_sample *s) {
         put_uint_field(b, LABEL_KEY, str_index(e, OBJECT_SIZE_LABEL));
         put_int_field(b, LABEL_NUM, s->object_size);
         put_uint_field(b, LABEL_NUM_UNIT, str_index(e, OBJECT_SIZE_LABEL));
+        end_len_field(b, label);
+    }
+    if (s->gc_age > 0) {
+        size_t label = begin_len_field(b, SAMPLE_LABEL);
+        put_uint_field(b, LABEL_KEY, str_index(e, GC_AGE_LABEL));
+        put_int_field(b, LABEL_NUM, s->gc_age);
         end_len_field(b, label);
     }
     end_len_field(b, start);

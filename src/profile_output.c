@@ -49,6 +49,15 @@ static int encode(const hs_options *opts, const hs_profile *p, uint8_t **out, si
     return encode_pprof(p, out, len);
 }
 
+/* Writes encoded bytes atomically (frees them). 0, or -1 (logged). */
+static int write_encoded(const char *path, uint8_t *bytes, size_t len) {
+    char err[HS_PATH_MAX + 256];
+    int rc = hs_write_file_atomic(path, bytes, len, err, sizeof err);
+    free(bytes);
+    if (rc != 0) hs_error("%s", err);
+    return rc;
+}
+
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
     return hs_write_profile_request(agent, jni, path, NULL);
 }
@@ -69,13 +78,19 @@ int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
         hs_error("cannot write '%s': out of memory while encoding the profile", path);
         return -1;
     }
-    char err[HS_PATH_MAX + 256];
-    rc = hs_write_file_atomic(path, bytes, len, err, sizeof err);
-    free(bytes);
-    if (rc != 0) {
-        hs_error("%s", err);
+    if (write_encoded(path, bytes, len) != 0) return -1;
+    hs_info("wrote %s (%u samples, %zu bytes)", path, nsamples, len);
+    return 0;
+}
+
+int hs_write_profile_file(const hs_profile *profile, const char *path) {
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (encode_pprof(profile, &bytes, &len) != 0) {
+        hs_error("cannot write '%s': out of memory while encoding the profile", path);
         return -1;
     }
-    hs_info("wrote %s (%u samples, %zu bytes)", path, nsamples, len);
+    if (write_encoded(path, bytes, len) != 0) return -1;
+    hs_info("wrote %s (%u samples, %zu bytes)", path, profile->nsamples, len);
     return 0;
 }

@@ -11,12 +11,14 @@
 #include <time.h>
 
 #include "estimate.h"
+#include "live_age.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "overflow.h"
 #include "ptr_map.h"
 #include "sample_table.h"
 #include "stack_store.h"
+#include "suspects.h"
 #include "symbols.h"
 
 typedef struct {
@@ -32,6 +34,7 @@ typedef struct {
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
+    double *age_weight;             /* per bucket, HS_AGE_BUCKETS each (live_age.h) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -126,7 +129,9 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
                      hs_unbias_scale((double)bucket.key.size, interval);
     values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
     values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
-    hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
+    hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
+                    (int64_t)bucket.key.size,
+                    b->age_weight ? &b->age_weight[(size_t)index * HS_AGE_BUCKETS] : NULL);
 }
 
 static void add_comments(hs_agent *agent, hs_profile *p) {
@@ -287,6 +292,15 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
                       atomic_load(&agent->counters.live_untracked));
+    hs_age_add_comment(b->profile);
+    /* Growing sites: in the comments of every profile; as log lines at log=info, and at
+     * the default level when the program ran out of heap (the OOM profile), but not again
+     * for a peak profile, which would only repeat them. */
+    if (b->req->live != HS_LIVE_PEAK)
+        hs_suspects_report(agent, b->profile, &view,
+                           b->req->live == HS_LIVE_NOW_NO_JAVA_ALLOC ? HS_LOG_WARN : HS_LOG_INFO);
+    b->age_weight = view.age_weight; /* kept for add_bucket's split by age */
+    view.age_weight = NULL;
     free(est);
     hs_live_view_free(&view);
     return 0;
@@ -316,6 +330,7 @@ hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_sna
     free(b.function_of_class);
     free(b.locations);
     free(b.inuse);
+    free(b.age_weight);
     if (ok && !b.profile->failed) return b.profile;
     hs_profile_free(b.profile);
     return NULL;

@@ -39,7 +39,7 @@ static void expect_error(const char *text, const char *expected) {
     CU_ASSERT_EQUAL(cmd.kind, HS_CMD_HELP); /* untouched */
 }
 
-#define ACCEPTED "; accepted: dump[,file=PATTERN], start[,interval=SIZE][,log=LEVEL], stop, " \
+#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL], stop, " \
                  "status[,file=PATTERN], help"
 
 static void test_plain_commands(void) {
@@ -90,12 +90,35 @@ static void test_errors(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad option 'file=a%qb'"));
 }
 
+static void test_dump_paths(void) {
+    CU_ASSERT_EQUAL(parse_ok("dump").paths, 0);
+    hs_command d = parse_ok("dump,paths=3");
+    CU_ASSERT_EQUAL(d.paths, 3);
+    CU_ASSERT_FALSE(d.has_file);
+    d = parse_ok("dump,file=/tmp/x.pb.gz,paths=64");
+    CU_ASSERT_EQUAL(d.paths, 64);
+    CU_ASSERT_STRING_EQUAL(d.options.file, "/tmp/x.pb.gz");
+    d = parse_ok("dump,paths=1,file=/tmp/y.pb.gz");
+    CU_ASSERT_EQUAL(d.paths, 1);
+    CU_ASSERT_STRING_EQUAL(d.options.file, "/tmp/y.pb.gz");
+    expect_error("dump,paths=0", "bad command 'dump,paths=0': paths=0: not a number of sites from "
+                                 "1 to 64" ACCEPTED);
+    expect_error("dump,paths=65", "bad command 'dump,paths=65': paths=65: not a number of sites "
+                                  "from 1 to 64" ACCEPTED);
+    expect_error("dump,paths=-1", "bad command 'dump,paths=-1': paths=-1: not a number of sites "
+                                  "from 1 to 64" ACCEPTED);
+    expect_error("dump,paths=2x", "bad command 'dump,paths=2x': paths=2x: not a number of sites "
+                                  "from 1 to 64" ACCEPTED);
+    expect_error("status,paths=2", "bad command 'status,paths=2': 'paths' cannot be given to "
+                                   "status" ACCEPTED);
+}
+
 static void test_help_text(void) {
     char text[2048];
     size_t need = hs_command_help(text, sizeof text);
     CU_ASSERT_TRUE(need < sizeof text);
     CU_ASSERT_EQUAL(strlen(text), need);
-    const char *usages[] = {"dump[,file=PATTERN]", "start[,interval=SIZE][,log=LEVEL]", "stop",
+    const char *usages[] = {"dump[,file=PATTERN][,paths=N]", "start[,interval=SIZE][,log=LEVEL]", "stop",
                             "status[,file=PATTERN]", "help"};
     for (size_t i = 0; i < sizeof usages / sizeof usages[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, usages[i]));
@@ -144,6 +167,7 @@ void register_tests(void) {
     CU_add_test(suite, "items apply over the running options", test_items_apply_over_running_options);
     CU_add_test(suite, "errors name the command, the reason and what is accepted", test_errors);
     CU_add_test(suite, "help lists every command", test_help_text);
+    CU_add_test(suite, "dump paths=N", test_dump_paths);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

@@ -11,14 +11,14 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak"
+    "memory, oom, dump_period, keep, peak, oom_paths"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -540,7 +540,7 @@ static void test_format_shows_help_flag_without_value(void) {
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
-                                 "dump_period=off,keep=0,peak=auto");
+                                 "dump_period=off,keep=0,peak=auto,oom_paths=false");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {

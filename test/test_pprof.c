@@ -116,12 +116,20 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
             if (got->location_ids[k] != (uint64_t)want->locations[k] + 1) samples_ok = 0;
         for (uint32_t k = 0; k < p->nsample_types; k++)
             if (got->values[k] != want->values[k]) samples_ok = 0;
-        if (want->object_size > 0) {
-            if (got->nlabels != 1 || !string_is(d, got->labels[0].key, "bytes") || got->labels[0].str != 0 ||
-                got->labels[0].num != want->object_size || !string_is(d, got->labels[0].num_unit, "bytes"))
-                samples_ok = 0;
-        } else if (got->nlabels != 0) {
+        size_t nlabels = (want->object_size > 0) + (want->gc_age > 0);
+        if (got->nlabels != nlabels) {
             samples_ok = 0;
+            continue;
+        }
+        if (want->object_size > 0 &&
+            (!string_is(d, got->labels[0].key, "bytes") || got->labels[0].str != 0 ||
+             got->labels[0].num != want->object_size || !string_is(d, got->labels[0].num_unit, "bytes")))
+            samples_ok = 0;
+        if (want->gc_age > 0) { /* a numeric label without unit, after "bytes" */
+            const pd_label *age = &got->labels[nlabels - 1];
+            if (!string_is(d, age->key, "gc_age") || age->str != 0 || age->num != want->gc_age ||
+                age->num_unit != 0)
+                samples_ok = 0;
         }
     }
     CU_ASSERT(samples_ok);
@@ -215,6 +223,8 @@ static hs_profile *make_heap_profile(void) {
     hs_profile_add_sample(p, s0, 3, (const int64_t[]){1, 1024, 1, 1024}, 1024);
     hs_profile_add_sample(p, s1, 2, (const int64_t[]){3, 72, 0, 0}, 24);
     hs_profile_add_sample(p, s2, 2, (const int64_t[]){2, 48, 2, 48}, 0);
+    hs_profile_add_aged_sample(p, s0, 3, (const int64_t[]){4, 4096, 4, 4096}, 1024, 8);
+    hs_profile_add_aged_sample(p, s2, 2, (const int64_t[]){1, 24, 1, 24}, 0, 2);
     hs_profile_add_comment(p, "heapsampler %s", "0.1.0");
     hs_profile_add_comment(p, "interval=%d", 524288);
     return fixture_or_null(p);

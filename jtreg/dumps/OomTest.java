@@ -33,6 +33,15 @@
  * @build DumpWorkload LiveProfile
  * @run driver OomTest retry
  */
+/*
+ * @test id=paths
+ * @summary oom_paths=true: with the -oom profile, the reference chains that keep the leak
+ *          alive (-oom-paths), and the growing site named at the default log level
+ * @requires vm.gc.G1
+ * @library /lib /live
+ * @build DumpWorkload LiveProfile
+ * @run driver OomTest paths
+ */
 import heapsampler.AgentRunner;
 import heapsampler.Pprof;
 
@@ -50,6 +59,10 @@ public class OomTest {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("retry")) {
             retry();
+            return;
+        }
+        if (args[0].equals("paths")) {
+            paths();
             return;
         }
         String gc = "-XX:+Use" + args[0] + "GC";
@@ -81,6 +94,18 @@ public class OomTest {
         if (!top.equals(LEAK)) p.fail("top in-use site is " + top + ", not " + LEAK);
         long leaked = bySite.get(LEAK);
         if (leaked < 32L << 20) p.fail("the leak shows only " + leaked + " bytes in use of 64 MB");
+    }
+
+    static void paths() throws Exception {
+        AgentRunner.Result r = AgentRunner.withAgent("file=heap.pb.gz,oom_paths=true")
+                .jvmFlags("-XX:+UseG1GC", "-Xmx64m").label("oom-paths").run("DumpWorkload", "die");
+        r.assertNoCrash().assertExitCode(1);
+        r.assertAgentLine("OutOfMemoryError: wrote heap-oom-paths.pb.gz");
+        r.assertAgentLine("suspect: " + LEAK);
+        Pprof p = Pprof.read(r.file("heap-oom-paths.pb.gz")).validate();
+        boolean chain = p.samples.stream().anyMatch(s -> String.join(" <- ", p.stackNames(s))
+                .contains("DumpWorkload.KEPT"));
+        if (!chain) r.fail("no retention path through DumpWorkload.KEPT in heap-oom-paths.pb.gz");
     }
 
     static void retry() throws Exception {

@@ -1,0 +1,72 @@
+/* live_age.h: how old the live samples are, in GCs survived, and how a site's values are
+ * split by age in the profile.
+ *
+ * A tracked sample remembers the GC epoch of its allocation (live_table.h); at a dump
+ * judged as of epoch E, a sample of epoch e < E has survived E - e GCs. Ages are bucketed
+ * by powers of two (1, 2-3, 4-7, ..., 128+), so a site yields at most HS_AGE_BUCKETS + 1
+ * profile samples whatever the ages. Each age sample carries the numeric pprof label
+ * `gc_age` = the smallest age of its bucket: `go tool pprof -tagfocus=gc_age=8:` keeps
+ * the objects that survived 8 GCs or more.
+ *
+ * The split (one convention, so that no sample claims more in use than allocated):
+ *   - the site's in-use values are divided among its age buckets in proportion to the
+ *     tracked weight in each (sum-preserving rounding: the parts add up exactly);
+ *   - each age sample's alloc values equal its in-use values (those objects were
+ *     allocated there and are still live), capped so that the parts never exceed the
+ *     site's allocation;
+ *   - the site's unlabelled sample keeps the rest of the allocation (objects that died,
+ *     or are younger than the last GC) and no in-use value.
+ * Totals per site are unchanged; a site without age information (only G1 humongous
+ * samples, which are tracked without an age) keeps a single unlabelled sample.
+ * Pure arithmetic plus profile building; no JVM. */
+#ifndef HS_LIVE_AGE_H
+#define HS_LIVE_AGE_H
+
+#include <stdint.h>
+
+#include "profile.h"
+
+#define HS_AGE_BUCKETS 8
+#define HS_AGE_LABEL "gc_age"
+
+/* Bucket of an object that survived `gcs` GCs: 0 for 0 or 1, 1 for 2-3, 2 for 4-7, ...,
+ * HS_AGE_BUCKETS - 1 for 128 and more. */
+unsigned hs_age_bucket(uint32_t gcs);
+/* The smallest age in bucket i (1, 2, 4, ...): its label value. */
+int64_t hs_age_bucket_floor(unsigned i);
+
+/* One sample's values, in the snapshot's order (alloc objects, alloc bytes, inuse
+ * objects, inuse bytes). */
+typedef struct {
+    int64_t v[4];
+} hs_age_values;
+
+typedef struct {
+    hs_age_values site;                /* unlabelled */
+    hs_age_values age[HS_AGE_BUCKETS]; /* labelled gc_age = hs_age_bucket_floor(i) */
+    int split;                         /* 0: no age weight, everything stays in site */
+} hs_age_split_result;
+
+/* Splits a site's values by the tracked weight per age bucket (see above). */
+void hs_age_split(const hs_age_values *total, const double weight[HS_AGE_BUCKETS],
+                  hs_age_split_result *out);
+
+/* Splits `total` into n (at most HS_AGE_BUCKETS) integers proportional to weight[] (non-finite or negative
+ * weights count as 0) that add up exactly to total, each within 1 of its exact share
+ * (largest remainder). All zeros when the weights sum to 0. */
+void hs_age_split_integer(int64_t total, const double *weight, unsigned n, int64_t *out);
+
+/* Adds a site to the profile: one unlabelled sample, plus one per non-empty age bucket
+ * when `weight` (may be NULL) says how its live samples are aged. nvalues: the
+ * profile's sample types (2 without live tracking: no split). 0 or -1. */
+int hs_age_add_site(hs_profile *p, const uint32_t *locations, uint32_t depth,
+                    const int64_t *values, uint32_t nvalues, int64_t object_size,
+                    const double *weight);
+
+/* The profile comment that states the convention above. 0 or -1. */
+int hs_age_add_comment(hs_profile *p);
+
+/* Share of the weight in buckets whose ages are all >= min_age (a power of two). */
+double hs_age_share_at_least(const double weight[HS_AGE_BUCKETS], uint32_t min_age);
+
+#endif

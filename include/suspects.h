@@ -1,0 +1,38 @@
+/* suspects.h: the growing sites of a dump, named and worded: the profile's comments and
+ * `heapsampler: suspect: ...` lines.
+ *
+ * growth.c ranks buckets; this module gives it each bucket's object size and scale (from
+ * the sample table and the startup interval), and turns the ranked buckets into text:
+ *   suspect: LeakWorkload.cachePut:31 (byte[]) +22.1 MB over 11 GCs (±0.61 MB), slope
+ *   +2.01 MB/GC, 42 % older than 8 GCs, 1398 samples
+ * where ± is one standard error (a site is listed only when its growth exceeds 4 of
+ * them) and MB is 10^6 bytes. */
+#ifndef HS_SUSPECTS_H
+#define HS_SUSPECTS_H
+
+#include <jni.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent.h"
+#include "growth.h"
+#include "log.h"
+#include "profile.h"
+
+struct hs_live_view;
+
+/* hs_growth_bucket_fn over the agent's sample table (ctx: the hs_agent). */
+int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *agent);
+
+/* One suspect as text (without the "suspect: " prefix); age_weight: the bucket's
+ * HS_AGE_BUCKETS weights, or NULL when unknown. */
+void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *age_weight,
+                       char *out, size_t len);
+
+/* Adds the growth comments and one comment per suspect to p (may be NULL), and logs a
+ * `suspect: ...` line per suspect at `level`. */
+void hs_suspects_report(hs_agent *agent, hs_profile *p, const struct hs_live_view *view,
+                        hs_log_level level);
+
+
+#endif
