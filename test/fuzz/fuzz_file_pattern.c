@@ -1,8 +1,9 @@
 /* fuzz_file_pattern.c: libFuzzer harness for the file-name pattern expander
- * (hs_expand_file_pattern in src/options.c), checked against a plain reference.
+ * (hs_expand_file_pattern_n in src/options.c), checked against a plain reference.
  *
- * Input: 8 bytes of pid, 8 bytes of start time, 2 bytes of output size (0..4096), then the
- * pattern (cut at its first NUL). The expander must agree with the reference on success
+ * Input: 8 bytes of pid, 8 bytes of time, 2 bytes of output size (0..4096), then the
+ * pattern (cut at its first NUL); the sequence number for %n is taken from the pid bytes
+ * (its low 32 bits), so the corpus keeps its layout. The expander must agree with the reference on success
  * or failure and on the text; its output and error are always NUL-terminated within their
  * buffers, and it never writes past them (ASan). */
 #include <stdint.h>
@@ -20,9 +21,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The reference: %p pid, %t start time YYYYmmdd-HHMMSS (local), %% '%'; anything else
- * after '%' fails; so does an expansion that does not fit outlen - 1 bytes. */
-static int reference(const char *pattern, long pid, time_t start, char *out, size_t outlen) {
+/* The reference: %p pid, %t the time as YYYYmmdd-HHMMSS (local), %n the sequence number,
+ * %% '%'; anything else after '%' fails; so does an expansion that does not fit outlen - 1
+ * bytes. */
+static int reference(const char *pattern, long pid, time_t start, unsigned long seq, char *out,
+                     size_t outlen) {
     size_t used = 0;
     for (const char *p = pattern; *p; p++) {
         char piece[80];
@@ -37,6 +40,9 @@ static int reference(const char *pattern, long pid, time_t start, char *out, siz
             if (!localtime_r(&start, &tm)) return -1;
             snprintf(piece, sizeof piece, "%04d%02d%02d-%02d%02d%02d", tm.tm_year + 1900,
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+            p++;
+        } else if (p[1] == 'n') {
+            snprintf(piece, sizeof piece, "%lu", seq);
             p++;
         } else if (p[1] == '%') {
             strcpy(piece, "%");
@@ -67,8 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pattern[size - 18] = '\0';
     char err[256];
     memset(err, 'X', sizeof err);
-    int rc = hs_expand_file_pattern(pattern, (long)pid, (time_t)start, out, outlen, err, sizeof err);
-    int want = reference(pattern, (long)pid, (time_t)start, expected, outlen);
+    unsigned long seq = (unsigned long)((uint64_t)pid & 0xffffffffu);
+    int rc = hs_expand_file_pattern_n(pattern, (long)pid, (time_t)start, seq, out, outlen, err,
+                                      sizeof err);
+    int want = reference(pattern, (long)pid, (time_t)start, seq, expected, outlen);
     CHECK(rc == want);
     CHECK(memchr(err, '\0', sizeof err) != NULL);
     if (rc == 0) {
