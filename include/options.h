@@ -29,6 +29,9 @@ typedef struct {
     int64_t track;               /* track=: capacity of the live tracking table */
     hs_heap_source heap_source;  /* heap_source=auto|vmstructs|gcinfo|none */
     hs_live_scale live_scale;    /* live_scale=residual|proportional */
+    /* rate cap (throttle.h) */
+    int64_t rate;                /* rate=N/s or N/m: samples kept per period; 0 = no cap */
+    int64_t rate_period_ns;      /* 1 s or 60 s */
 } hs_options;
 
 /* Fills every field with its documented default. */

@@ -20,6 +20,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "throttle.h"
 
 /* Table sizes. Memory is calloc'd, so untouched parts cost address space, not RSS.
  * Generous enough for large applications; when one fills up, samples are dropped and
@@ -116,7 +117,12 @@ static int create_tables(hs_agent *agent) {
     agent->stacks = hs_stack_store_create(MAX_STACKS, STACK_FRAME_BUDGET);
     agent->samples = hs_sample_table_create(MAX_BUCKETS);
     agent->symbols = hs_symbols_create(MAX_METHODS, MAX_CLASSES, SYMBOL_BUDGET);
-    if (agent->stacks && agent->samples && agent->symbols) return 0;
+    if (agent->opts.rate > 0) /* rate cap (throttle.h) */
+        agent->throttle = hs_throttle_create(agent->opts.rate, agent->opts.rate_period_ns,
+                                             (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
+    if (agent->stacks && agent->samples && agent->symbols &&
+        (agent->opts.rate == 0 || agent->throttle))
+        return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;
 }
@@ -128,6 +134,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     agent->stacks = NULL;
     agent->samples = NULL;
     agent->symbols = NULL;
+    hs_throttle_destroy(agent->throttle);
+    agent->throttle = NULL;
 }
 
 /* Copies a system property into buf ("?" when unavailable). */

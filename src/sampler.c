@@ -2,7 +2,8 @@
  *
  * It runs in application threads, inside their allocation, thousands of times a second
  * at small intervals. It takes no lock, does no I/O and does not malloc in the steady
- * state: the stack is walked into a buffer on the thread's own stack, interned into the
+ * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref; a kept
+ * sample's stack is walked into a buffer on the thread's own stack, interned into the
  * lock-free stack store, and the sample is added to the lock-free sample table. New
  * methods and classes are resolved on first sight (symbols.c), which allocates from
  * the symbol arena only then. */
@@ -13,6 +14,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "throttle.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -68,15 +70,27 @@ static void resolve_methods(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, const
 /* Adds the sample to its bucket. A site nearly always allocates one class and size, so
  * the stack remembers its last bucket: the lookup in the large bucket table, a cache and
  * TLB miss on every sample, is then skipped. */
-static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key) {
+static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key, uint64_t weight_fp) {
     uint32_t hint = hs_stack_store_hint(agent->stacks, key.stack_id);
-    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, HS_WEIGHT_ONE, hint);
+    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, weight_fp, hint);
     if (bucket != 0 && bucket != hint) hs_stack_store_set_hint(agent->stacks, key.stack_id, bucket);
     return bucket;
 }
 
+/* The rate cap's decision for this sample: false to drop it, else its weight. Each thread
+ * keeps its own throttle state (its countdown and PRNG), so a dropped sample writes only
+ * this thread's cache lines. */
+static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
+    static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
+    *weight_fp = HS_WEIGHT_ONE;
+    return !agent->throttle ||
+           hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
+}
+
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
                           jclass klass, jlong size) {
+    uint64_t weight_fp;
+    if (!throttle_keeps(agent, &weight_fp)) return;
     /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare. */
@@ -95,13 +109,13 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     uint32_t bucket = 0;
     if (key.stack_id) { /* else the stack store was full: the sample is dropped */
         key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
-        bucket = record_in_bucket(agent, key);
+        bucket = record_in_bucket(agent, key, weight_fp);
     }
     if (bucket == 0) {
         atomic_fetch_add_explicit(&agent->counters.dropped, 1, memory_order_relaxed);
         return;
     }
-    if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, HS_WEIGHT_ONE);
+    if (agent->live) hs_live_track(agent, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
 }
 
 /* This thread's in-flight stripe, picked round-robin on its first sample. */

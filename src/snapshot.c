@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "estimate.h"
@@ -17,6 +18,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "throttle.h"
 
 typedef struct {
     hs_agent *agent;
@@ -104,6 +106,17 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
 }
 
+/* The rate cap's status lines (throttle.h), one comment each. */
+static void add_rate_comments(hs_agent *agent, hs_profile *p) {
+    char status[1024];
+    hs_throttle_format_status(agent->throttle, hs_throttle_clock_nanos(), status, sizeof status);
+    for (char *line = status, *end; *line; line = end + 1) {
+        if (!(end = strchr(line, '\n'))) break;
+        *end = '\0';
+        hs_profile_add_comment(p, "%s", line);
+    }
+}
+
 static void add_comments(hs_agent *agent, hs_profile *p) {
     char options[HS_PATH_MAX + 512];
     hs_options_format(&agent->opts, options, sizeof options);
@@ -120,7 +133,9 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
                            (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
-                           "object of s bytes counts 1/(1-exp(-s/interval)) objects");
+                           "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
+                           "rate-cap weight");
+    add_rate_comments(agent, p);
 }
 
 static int set_header(hs_agent *agent, hs_profile *p, int live) {
