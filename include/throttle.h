@@ -73,6 +73,12 @@ void hs_throttle_destroy(hs_throttle *t);
 bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
                        uint64_t *weight_fp);
 
+/* Samples offered over the weights handed out so far (the open window's included), for a
+ * dump to multiply every estimate by: the deficit not yet carried into later weights (the
+ * open window's cut-off tail, at exit the last window's) is then spread over all sites, and
+ * the weights add up to the population offered exactly. 1 for NULL or nothing kept yet. */
+double hs_throttle_dump_scale(hs_throttle *t);
+
 /* Changes the rate from the next window on (rate > 0). */
 void hs_throttle_set_rate(hs_throttle *t, int64_t rate, int64_t period_ns);
 
@@ -84,6 +90,11 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
  * For the profile comments and the control command `status`. Returns the length needed
  * (like snprintf). */
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len);
+
+/* The same lines, each without its '\n', passed one by one to emit (for the profile's
+ * comments and log lines). */
+void hs_throttle_status_lines(hs_throttle *t, int64_t now_ns,
+                              void (*emit)(void *ctx, const char *line), void *ctx);
 
 /* The clock the agent drives the throttle with. */
 static inline int64_t hs_throttle_clock_nanos(void) {

@@ -185,6 +185,16 @@ static void stop_sampling(hs_agent *agent, jvmtiEnv *jvmti) {
         usleep(1000);
 }
 
+static void log_line(void *ctx, const char *line) {
+    (void)ctx;
+    hs_info("%s", line);
+}
+
+/* The rate cap's status lines at log=info (bench/overhead.sh reads them). */
+static void log_rate_status(hs_agent *agent) {
+    hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), log_line, NULL);
+}
+
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_agent *agent = hs_agent_get();
     if (atomic_load(&agent->phase) != HS_PHASE_RUNNING) return;
@@ -196,6 +206,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
+    log_rate_status(agent);
     if (agent->opts.live) hs_live_stop(agent, jni);
 }
 

@@ -8,7 +8,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "estimate.h"
@@ -31,6 +30,7 @@ typedef struct {
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
+    double rate_scale;              /* rate cap: offered / weights handed out (throttle.h) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -94,7 +94,7 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
     uint32_t depth = bucket_locations(b, &bucket.key);
     if (depth == 0) return;
-    double objects = (double)bucket.weight_fp / (double)HS_WEIGHT_ONE *
+    double objects = (double)bucket.weight_fp / (double)HS_WEIGHT_ONE * b->rate_scale *
                      hs_unbias_scale((double)bucket.key.size, interval);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
     values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
@@ -106,18 +106,11 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
 }
 
-/* The rate cap's status lines (throttle.h), one comment each. */
-static void add_rate_comments(hs_agent *agent, hs_profile *p) {
-    char status[1024];
-    hs_throttle_format_status(agent->throttle, hs_throttle_clock_nanos(), status, sizeof status);
-    for (char *line = status, *end; *line; line = end + 1) {
-        if (!(end = strchr(line, '\n'))) break;
-        *end = '\0';
-        hs_profile_add_comment(p, "%s", line);
-    }
+static void add_comment_line(void *profile, const char *line) {
+    hs_profile_add_comment(profile, "%s", line);
 }
 
-static void add_comments(hs_agent *agent, hs_profile *p) {
+static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
     char options[HS_PATH_MAX + 512];
     hs_options_format(&agent->opts, options, sizeof options);
     hs_counters *c = &agent->counters;
@@ -135,7 +128,12 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
                            "rate-cap weight");
-    add_rate_comments(agent, p);
+    hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
+    if (agent->throttle)
+        hs_profile_add_comment(p,
+                               "rate cap: estimates multiplied by %.4f, samples offered over the "
+                               "weights handed out (the deficit not yet carried into later weights)",
+                               rate_scale);
 }
 
 static int set_header(hs_agent *agent, hs_profile *p, int live) {
@@ -151,7 +149,8 @@ static int set_header(hs_agent *agent, hs_profile *p, int live) {
 }
 
 /* Per-bucket unbiased live estimates from the tracked samples' weights. */
-static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view) {
+static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view,
+                                        double rate_scale) {
     hs_live_estimate *est = calloc((size_t)view->nbuckets + 1, sizeof *est);
     for (uint32_t i = 1; est && i <= view->nbuckets; i++) {
         hs_bucket_snapshot bucket;
@@ -159,7 +158,7 @@ static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *vie
             continue;
         double size = (double)bucket.key.size;
         est[i].objects = view->live_weight[i] * hs_untracked_correction(bucket.weight_fp, bucket.untracked_fp) *
-                         hs_unbias_scale(size, agent->opts.interval);
+                         rate_scale * hs_unbias_scale(size, agent->opts.interval);
         est[i].bytes = est[i].objects * size;
     }
     return est;
@@ -220,7 +219,7 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
         hs_live_view_free(&view);
         return -1;
     }
-    hs_live_estimate *est = live_estimates(agent, &view);
+    hs_live_estimate *est = live_estimates(agent, &view, b->rate_scale);
     b->inuse = calloc((size_t)nbuckets + 1, sizeof *b->inuse);
     if (!est || !b->inuse) {
         free(est);
@@ -239,7 +238,8 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
 }
 
 hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
-    builder b = {.agent = agent, .profile = hs_profile_new()};
+    builder b = {.agent = agent, .profile = hs_profile_new(),
+                 .rate_scale = hs_throttle_dump_scale(agent->throttle)};
     uint32_t classes = hs_symbols_class_count(agent->symbols);
     b.nclasses = classes;
     b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(agent->symbols) + 16);
@@ -249,7 +249,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
              set_header(agent, b.profile, live) == 0;
     uint32_t buckets = ok ? hs_sample_table_count(agent->samples) : 0;
-    if (ok) add_comments(agent, b.profile);
+    if (ok) add_comments(agent, b.profile, b.rate_scale);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);

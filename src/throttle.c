@@ -269,6 +269,19 @@ bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *th, int64_t now_ns,
     return true;
 }
 
+double hs_throttle_dump_scale(hs_throttle *t) {
+    if (!t) return 1.0;
+    uint64_t seq;
+    double weights;
+    do { /* the open window's count and weight from one stable window */
+        seq = atomic_load_explicit(&t->seq, memory_order_acquire);
+        uint64_t open_fp = (uint64_t)(uint32_t)atomic_load(&t->window_word) * atomic_load(&t->weight_fp);
+        weights = (double)(atomic_load(&t->weight_total_fp) + open_fp) / (double)HS_WEIGHT_ONE;
+    } while ((seq & 1) || atomic_load_explicit(&t->seq, memory_order_acquire) != seq);
+    uint64_t offered = sum_offered(t);
+    return weights > 0 && offered > 0 ? (double)offered / weights : 1.0;
+}
+
 void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *out) {
     memset(out, 0, sizeof *out);
     if (!t) return;
@@ -306,4 +319,14 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
                      seconds > 0 ? (double)s.kept / seconds : 0.0, seconds,
                      (unsigned long long)s.windows_capped, (unsigned long long)s.windows);
     return n > 0 ? (size_t)n : 0;
+}
+
+void hs_throttle_status_lines(hs_throttle *t, int64_t now_ns,
+                              void (*emit)(void *ctx, const char *line), void *ctx) {
+    char status[1024];
+    hs_throttle_format_status(t, now_ns, status, sizeof status);
+    for (char *line = status, *end; (end = strchr(line, '\n')) != NULL; line = end + 1) {
+        *end = '\0';
+        emit(ctx, line);
+    }
 }

@@ -324,6 +324,30 @@ static void test_threads(void) {
     }
 }
 
+/* ---- The dump's scale ------------------------------------------------------------- */
+
+/* Whatever the run, the weights handed out times the dump scale are the samples offered:
+ * a dump then adds up to the population even when its last window cut a tail off. */
+static void test_dump_scale_makes_weights_add_up(void) {
+    CU_ASSERT_EQUAL(hs_throttle_dump_scale(NULL), 1.0);
+    sim s;
+    sim_init(&s, 500, SECOND);
+    sim_run(&s, 50, SECOND / 2);        /* below the cap */
+    sim_run(&s, 100000, SECOND / 10);   /* a burst that ends inside a window */
+    double scale = hs_throttle_dump_scale(s.t);
+    CU_ASSERT(scale > 1.5); /* the burst's cut-off tail is not carried yet */
+    CU_ASSERT_DOUBLE_EQUAL(s.weight * scale, (double)s.offered, 1e-6 * (double)s.offered);
+    sim_run(&s, 20000, 3 * SECOND + SECOND / 10);
+    scale = hs_throttle_dump_scale(s.t);
+    CU_ASSERT_DOUBLE_EQUAL(s.weight * scale, (double)s.offered, 1e-6 * (double)s.offered);
+    sim_free(&s);
+}
+
+static void count_line(void *ctx, const char *line) {
+    int *lines = ctx;
+    if (strncmp(line, "rate cap: ", 10) == 0 && !strchr(line, '\n')) ++*lines;
+}
+
 /* ---- Status text ------------------------------------------------------------------ */
 
 static void test_status_lines(void) {
@@ -342,6 +366,9 @@ static void test_status_lines(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, expect));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "rate=100/s, windows of 200 ms"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "windows hit the cap\n"));
+    int lines = 0;
+    hs_throttle_status_lines(s.t, s.now, count_line, &lines);
+    CU_ASSERT_EQUAL(lines, 2);
     /* truncated: the length needed is still reported */
     char small[16];
     CU_ASSERT_EQUAL(hs_throttle_format_status(s.t, s.now, small, sizeof small), n);
@@ -360,6 +387,7 @@ void register_tests(void) {
         {"weights unbiased per site", test_weights_unbiased_per_site},
         {"same seed, same decisions", test_same_seed_same_decisions},
         {"threads", test_threads},
+        {"dump scale: weights add up to the offers", test_dump_scale_makes_weights_add_up},
         {"status lines", test_status_lines},
         CU_TEST_INFO_NULL,
     };
