@@ -82,10 +82,15 @@ static uint64_t sum_offered(hs_throttle *t) {
     return sum;
 }
 
+/* Rates below one sample per window get a single window per period. */
+static uint32_t windows_per_period(int64_t rate) {
+    return rate >= HS_THROTTLE_WINDOWS ? HS_THROTTLE_WINDOWS : 1;
+}
+
 static void set_period(hs_throttle *t, int64_t rate, int64_t period_ns) {
     atomic_store(&t->rate, rate);
     atomic_store(&t->period_ns, period_ns);
-    t->windows_per_period = rate >= HS_THROTTLE_WINDOWS ? HS_THROTTLE_WINDOWS : 1;
+    t->windows_per_period = windows_per_period(rate);
     t->window_ns = period_ns / t->windows_per_period;
     if (t->window_ns < 1) t->window_ns = 1;
 }
@@ -312,7 +317,7 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
                      "rate cap: %llu samples offered, %llu kept (%.1f %%), effective rate %.1f "
                      "kept/s over %.1f s; %llu of %llu windows hit the cap\n",
                      (long long)s.rate, unit,
-                     (long long)(s.period_ns / (s.rate >= HS_THROTTLE_WINDOWS ? HS_THROTTLE_WINDOWS : 1) / 1000000),
+                     (long long)(s.period_ns / windows_per_period(s.rate) / 1000000),
                      s.probability, s.population, (unsigned long long)s.offered,
                      (unsigned long long)s.kept,
                      s.offered ? 100.0 * (double)s.kept / (double)s.offered : 100.0,
