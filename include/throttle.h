@@ -96,10 +96,12 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
 void hs_throttle_status_lines(hs_throttle *t, int64_t now_ns,
                               void (*emit)(void *ctx, const char *line), void *ctx);
 
-/* The clock the agent drives the throttle with. */
+/* The clock the agent drives the throttle with, read once per offered sample: the coarse
+ * monotonic clock (a few ms of resolution, plenty for 200 ms windows) costs ~20 ns here
+ * where CLOCK_MONOTONIC cost 65-80 ns. */
 static inline int64_t hs_throttle_clock_nanos(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
