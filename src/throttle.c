@@ -182,6 +182,13 @@ static uint64_t window_weight(const hs_throttle *t, double p, uint32_t budget) {
     return p >= 1 && t->deficit == 0 ? HS_WEIGHT_ONE : (uint64_t)llround(weight * HS_WEIGHT_ONE);
 }
 
+/* Whether now_ns is before the window [start, end) by more than a window's length: the clock
+ * went back. Threads read the clock before they offer, so a thread's now may lag a window a
+ * rotator just opened by a little; that is not a jump. */
+static bool went_back(int64_t now_ns, int64_t start, int64_t end) {
+    return now_ns < start - (end - start);
+}
+
 static void rotate(hs_throttle *t, int64_t now_ns) {
     uint64_t seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
     atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed); /* odd: being written */
@@ -190,11 +197,12 @@ static void rotate(hs_throttle *t, int64_t now_ns) {
     uint64_t old = atomic_exchange(&t->window_word, id << 32); /* the old window's CASes fail now */
     uint64_t offered = sum_offered(t);
     int64_t start = atomic_load_explicit(&t->start_ns, memory_order_relaxed);
+    int64_t end = atomic_load_explicit(&t->end_ns, memory_order_relaxed);
     close_window(t, offered - t->offered_seen, (uint32_t)old,
                  atomic_load_explicit(&t->weight_fp, memory_order_relaxed),
                  atomic_load_explicit(&t->budget, memory_order_relaxed), now_ns - start);
     t->offered_seen = offered;
-    advance(t, now_ns < start);
+    advance(t, went_back(now_ns, start, end));
     int64_t rate = atomic_load_explicit(&t->rate, memory_order_relaxed);
     uint32_t budget = window_budget(t, rate);
     double p = budget == 0 ? 0 : t->ewma <= budget ? 1.0 : budget / t->ewma;
@@ -202,16 +210,16 @@ static void rotate(hs_throttle *t, int64_t now_ns) {
     atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
 }
 
-/* Rotates when the window expired (or the clock went back before its start), unless
- * another thread is at it: then this one goes on with the window it has. */
+/* Rotates when the window expired (or the clock went back), unless another thread is at
+ * it: then this one goes on with the window it has. */
 static void maybe_rotate(hs_throttle *t, int64_t now_ns) {
     int64_t end = atomic_load_explicit(&t->end_ns, memory_order_relaxed);
     int64_t start = atomic_load_explicit(&t->start_ns, memory_order_relaxed);
-    if (now_ns < end && now_ns >= start) return;
+    if (now_ns < end && !went_back(now_ns, start, end)) return;
     if (atomic_flag_test_and_set_explicit(&t->rotating, memory_order_acquire)) return;
     end = atomic_load_explicit(&t->end_ns, memory_order_relaxed);
     start = atomic_load_explicit(&t->start_ns, memory_order_relaxed);
-    if (now_ns >= end || now_ns < start) rotate(t, now_ns);
+    if (now_ns >= end || went_back(now_ns, start, end)) rotate(t, now_ns);
     atomic_flag_clear_explicit(&t->rotating, memory_order_release);
 }
 
