@@ -8,6 +8,8 @@
  * is a live set of some megabytes that survives young collections and keeps churning.
  *
  * Usage: java AllocMix [steps per thread, default 12000000]
+ * Prints a checksum and the bytes the worker threads allocated (ThreadMXBean), the truth
+ * that bench/overhead.sh compares the profile's alloc_space total with.
  * Every allocation flows into the cache store, so escape analysis cannot remove it;
  * the checksum printed at the end only proves the work was done. */
 import java.util.ArrayList;
@@ -16,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 public final class AllocMix {
+    /* The ground truth for accuracy checks: bytes each worker thread allocated. */
+    private static final com.sun.management.ThreadMXBean MX =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
     private static final int THREADS = 2;
     private static final int CACHE_SLOTS = 1 << 15; /* per thread */
 
@@ -98,18 +103,24 @@ public final class AllocMix {
     public static void main(String[] args) throws InterruptedException {
         long steps = args.length > 0 ? Long.parseLong(args[0]) : 12_000_000L;
         long[] checksums = new long[THREADS];
+        long[] allocatedBytes = new long[THREADS];
         Thread[] threads = new Thread[THREADS];
         for (int t = 0; t < THREADS; t++) {
             int index = t;
-            threads[t] = new Thread(() -> checksums[index] = run(steps, 0x9E3779B97F4A7C15L + index),
-                                    "allocmix-" + t);
+            threads[t] = new Thread(() -> {
+                long before = MX.getCurrentThreadAllocatedBytes();
+                checksums[index] = run(steps, 0x9E3779B97F4A7C15L + index);
+                allocatedBytes[index] = MX.getCurrentThreadAllocatedBytes() - before;
+            }, "allocmix-" + t);
             threads[t].start();
         }
-        long total = 0;
+        long total = 0, allocated = 0;
         for (int t = 0; t < THREADS; t++) {
             threads[t].join();
             total += checksums[t];
+            allocated += allocatedBytes[t];
         }
         System.out.println("AllocMix checksum " + total);
+        System.out.println("AllocMix allocated " + allocated);
     }
 }

@@ -2,7 +2,12 @@
 # overhead.sh: what heapsampler costs a Java program, next to what the JVM's sampling costs.
 #
 # Runs two workloads under: no agent; the floor agent (bench/floor_agent.c) in modes nop and
-# stack; heapsampler live=false and live=true; each agent at every interval in $INTERVALS.
+# stack; heapsampler live=false and live=true with the default rate cap, and both again with
+# rate=0 (no cap); each agent at every interval in $INTERVALS. heapsampler runs at log=info,
+# and the samples it kept per second (its rate-cap status line) are printed per configuration.
+# Before the timed rounds, untimed accuracy runs of allocmix compare the profile's alloc_space
+# total (format=collapsed,live=false) with the bytes the workload's threads allocated
+# (ThreadMXBean), at every rate in $ACCURACY_RATES.
 # Workloads: allocmix (bench/AllocMix.java, synthetic, 2 threads) and javac (the JDK's javac
 # compiling the java/util sources of openjdk-17-source, fetched with apt-get download).
 #
@@ -16,7 +21,8 @@
 # Usage: bench/overhead.sh [path/to/libheapsampler.so]    (default <repo>/build/libheapsampler.so,
 #        built with cmake if absent)
 # Knobs (environment): PAIRS=5  QUICK=1 (= PAIRS=2)  INTERVALS="512k 32k"
-#        KINDS="nop stack hs-nolive hs-live" (also: weak)  WORKLOADS="allocmix javac"
+#        KINDS="nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap" (also: weak)
+#        WORKLOADS="allocmix javac"  ACCURACY_RATES="default 500/s 0" (empty: no accuracy runs)
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 #        JDK_SRC_ZIP=<a src.zip to take java/util from instead of apt-get download>
 #        REPORT=<an earlier run's results .tsv>: print its tables again, measure nothing
@@ -31,7 +37,8 @@ JAVA=$JAVA_HOME/bin/java
 PAIRS=${PAIRS:-5}
 [ "${QUICK:-0}" = 1 ] && PAIRS=2
 INTERVALS=${INTERVALS:-512k 32k}
-KINDS=${KINDS:-nop stack hs-nolive hs-live}
+KINDS=${KINDS:-nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap}
+ACCURACY_RATES=${ACCURACY_RATES-default 500/s 0}
 WORKLOADS=${WORKLOADS:-allocmix javac}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-12000000}
 WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
@@ -95,9 +102,12 @@ set_agent_args() {
     case "$kind" in
     none) ;;
     nop | stack | weak | count) AGENT_ARGS=("-agentpath:$FLOOR=mode=$kind,interval=$interval") ;;
-    hs-nolive) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,file=$RUN_DIR/hs-%p.pb.gz") ;;
-    hs-live) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,file=$RUN_DIR/hs-%p.pb.gz") ;;
-    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live)" ;;
+    hs-nolive) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-live) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-nolive-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-live-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    accuracy) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,format=collapsed,log=info,file=$RUN_DIR/hs-%p.collapsed$ACCURACY_OPTION") ;;
+    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap)" ;;
     esac
 }
 
@@ -106,7 +116,7 @@ run_workload() {
     local workload=$1 config=$2
     set_agent_args "$config"
     RUN_OUT=$RUN_DIR/out RUN_ERR=$RUN_DIR/err
-    rm -rf "$RUN_DIR"/hs-*.pb.gz "$RUN_DIR/javac-out"
+    rm -rf "$RUN_DIR"/hs-*.pb.gz "$RUN_DIR"/hs-*.collapsed "$RUN_DIR/javac-out"
     case "$workload" in
     allocmix)
         run_measured "$JAVA" "${AGENT_ARGS[@]}" -Xms1g -Xmx1g -XX:+UseG1GC -cp "$WORK/classes" AllocMix "$ALLOCMIX_STEPS"
@@ -120,8 +130,8 @@ run_workload() {
         ;;
     *) die "unknown workload '$workload' (WORKLOADS takes allocmix javac)" ;;
     esac || { tail -20 "$RUN_ERR" >&2; die "$workload under $config failed (exit $RUN_RC)"; }
-    case "$config" in hs-*)
-        ls "$RUN_DIR"/hs-*.pb.gz >/dev/null 2>&1 || die "$workload under $config wrote no profile"
+    case "$config" in hs-* | accuracy-*)
+        ls "$RUN_DIR"/hs-* >/dev/null 2>&1 || die "$workload under $config wrote no profile"
         ;;
     esac
 }
@@ -134,10 +144,36 @@ workload_title() {
 }
 
 # --- measuring -------------------------------------------------------------------------------
+# Samples heapsampler kept per second of the last run (its rate-cap status line at log=info;
+# with rate=0 every sample is kept: recorded samples / the run's wall time). "" for others.
+kept_per_second() {
+    awk -v wall="$RUN_WALL" '
+        /^heapsampler: rate cap: .* effective rate / { for (i = 1; i < NF; i++) if ($i == "rate" && $(i - 1) == "effective") r = $(i + 1) }
+        /^heapsampler: samples: [0-9]+ recorded/ { n = $3 }
+        END { if (r != "") print r; else if (n != "") printf "%.1f", n / wall }' "$RUN_ERR"
+}
+
+# Untimed: allocmix's alloc_space total over the bytes its threads allocated, per interval
+# and rate, into $ACCURACY.
+measure_accuracy() {
+    local interval rate
+    for interval in $INTERVALS; do
+        for rate in $ACCURACY_RATES; do
+            ACCURACY_OPTION=""
+            [ "$rate" = default ] || ACCURACY_OPTION=",rate=$rate"
+            run_workload allocmix "accuracy-$interval"
+            printf '%s\t%s\t%s\t%s\t%s\n' "$interval" "$rate" \
+                "$(awk '{ s += $NF } END { printf "%.0f", s }' "$RUN_DIR"/hs-*.collapsed)" \
+                "$(awk '/^AllocMix allocated / { print $3 }' "$RUN_OUT")" "$(kept_per_second)" >>"$ACCURACY"
+            note "accuracy $interval rate=$rate: $(tail -1 "$ACCURACY")"
+        done
+    done
+}
+
 # Runs every round of every workload, appending to $RESULTS and $SAMPLES.
 measure() {
     local workload interval round i config
-    printf "workload\tround\tconfig\tcpu_s\twall_s\n" >"$RESULTS"
+    printf "workload\tround\tconfig\tcpu_s\twall_s\tkept_per_s\n" >"$RESULTS"
     : >"$SAMPLES"
     note "agent: $AGENT"
     note "JDK: $JAVA_HOME ($(java_version "$JAVA_HOME")); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -149,11 +185,13 @@ measure() {
             printf '%s\t%s\t%s\t%s\n' "$workload" "$interval" \
                 "$(awk '/^floor_agent: [0-9]+ samples/ { print $2 }' "$RUN_ERR")" "$RUN_CPU" >>"$SAMPLES"
         done
+        [ "$workload" = allocmix ] && measure_accuracy
         for ((round = 0; round < PAIRS; round++)); do
             for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
                 config=${CONFIGS[(i + round) % ${#CONFIGS[@]}]}
                 run_workload "$workload" "$config"
-                printf '%s\t%d\t%s\t%s\t%s\n' "$workload" "$round" "$config" "$RUN_CPU" "$RUN_WALL" >>"$RESULTS"
+                printf '%s\t%d\t%s\t%s\t%s\t%s\n' "$workload" "$round" "$config" "$RUN_CPU" "$RUN_WALL" \
+                    "$(kept_per_second)" >>"$RESULTS"
                 note "$workload round $((round + 1))/$PAIRS $config: cpu ${RUN_CPU}s wall ${RUN_WALL}s"
             done
         done
@@ -162,6 +200,8 @@ measure() {
 
 RESULTS=$(results_file overhead) || exit 1
 SAMPLES=${RESULTS%.tsv}-samples.tsv
+ACCURACY=${RESULTS%.tsv}-accuracy.tsv
+[ -n "${REPORT:-}" ] || : >"$ACCURACY"
 [ -n "${REPORT:-}" ] || measure # with REPORT=, only print the tables of an earlier run
 
 # --- summary --------------------------------------------------------------------------------
@@ -173,10 +213,12 @@ summarize() {
             iv = cfg; sub(/.*-/, "", iv); kind = cfg; sub(/-[^-]*$/, "", kind)
             if (kind == "hs-nolive") return "heapsampler live=false " iv
             if (kind == "hs-live") return "heapsampler live=true " iv
+            if (kind == "hs-nolive-nocap") return "hs live=false rate=0 " iv
+            if (kind == "hs-live-nocap") return "hs live=true rate=0 " iv
             return "floor " kind " " iv
         }
         FILENAME == ARGV[1] && $1 == wl { samples[$2] = $3; next }
-        FILENAME == ARGV[2] && $1 == wl { cpu[$3, $2] = $4; wall[$3, $2] = $5 }
+        FILENAME == ARGV[2] && $1 == wl { cpu[$3, $2] = $4; wall[$3, $2] = $5; if ($6 != "") kept[$3, ++nkept[$3]] = $6 }
         END {
             nc = split(configs, order, " ")
             ni = split(intervals, ivs, " ")
@@ -186,7 +228,7 @@ summarize() {
             for (i = 1; i <= ni; i++)
                 line = line sprintf("  %s: %d (%.0f per baseline CPU-second)", ivs[i], samples[ivs[i]], samples[ivs[i]] / median(bc, rounds))
             print line
-            printf "%-30s %-24s %-24s %s\n", "configuration", "CPU ratio", "wall ratio", "CPU vs floor stack, same interval"
+            printf "%-30s %-24s %-24s %-24s %s\n", "configuration", "CPU ratio", "wall ratio", "CPU vs floor stack", "samples kept/s"
             for (c = 2; c <= nc; c++) {
                 cfg = order[c]; floor = cfg; sub(/^.*-/, "stack-", floor)
                 kf = 0
@@ -194,8 +236,12 @@ summarize() {
                     rc[r + 1] = cpu[cfg, r] / cpu["none", r]; rw[r + 1] = wall[cfg, r] / wall["none", r]
                     if (cfg ~ /^hs-/ && ((floor, r) in cpu)) { kf++; rf[kf] = cpu[cfg, r] / cpu[floor, r] }
                 }
-                printf "%-30s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
-                       summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : ""
+                nk = nkept[cfg]; for (k = 1; k <= nk; k++) kv[k] = kept[cfg, k]
+                printf "%-30s %-24s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
+                       summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : "", nk ? sprintf("%.0f", median(kv, nk)) : ""
+                if (cfg == "hs-live-512k" && wl == "allocmix")
+                    check[++nchecks] = sprintf("%s (default options): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
+                                               label(cfg), median(rc, rounds), verdict(rc, rounds, 0, 1.03))
                 if (kf && cfg ~ /-32k$/)
                     check[++nchecks] = sprintf("%s: %+.1f %% CPU above floor stack 32k (target: <= 3 %%): %s",
                                                label(cfg), 100 * (median(rf, kf) - 1), verdict(rf, kf, 0, 1.03))
@@ -212,5 +258,11 @@ for workload in $WORKLOADS; do
     echo "== $(workload_title "$workload")"
     summarize "$workload"
 done
+if [ -s "$ACCURACY" ]; then
+    echo
+    echo "== allocmix accuracy: profile alloc_space total / bytes the threads allocated (one untimed run each)"
+    awk -F'\t' '{ printf "interval %-5s rate=%-8s %.4f (%.3g / %.3g bytes), %s samples kept/s\n", $1, $2, $3 / $4, $3, $4, $5 }' "$ACCURACY"
+    echo "target: default rate within 2 %, rate=500/s within 10 %"
+fi
 echo
 echo "raw results: $RESULTS"

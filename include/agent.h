@@ -21,6 +21,7 @@ struct hs_stack_store;
 struct hs_sample_table;
 struct hs_symbols;
 struct hs_live_tracker;
+struct hs_throttle;
 
 typedef enum {
     HS_PHASE_UNLOADED = 0, /* nothing set up */
@@ -74,6 +75,7 @@ typedef struct hs_agent {
     char vm_name[128];
     hs_counters counters;
     hs_overflow overflow;          /* samples folded because a table was full */
+    struct hs_throttle *throttle;  /* rate cap (throttle.h); NULL with rate=0 */
 } hs_agent;
 
 /* The one agent of this JVM (its phase says whether it is set up). */

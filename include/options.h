@@ -47,6 +47,9 @@ typedef struct {
     int64_t keep;                /* keep=: periodic files kept; 0 = all */
     hs_peak peak;                /* peak=auto|true|false: the peak live-heap profile */
     bool oom_paths;              /* oom_paths=true|false: retention paths with the OOM profile */
+    /* rate cap (throttle.h) */
+    int64_t rate;                /* rate=N/s or N/m: samples kept per period; 0 = no cap */
+    int64_t rate_period_ns;      /* 1 s or 60 s */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

@@ -2,8 +2,9 @@
  * (stack id, allocated class id, object size), lock-free for concurrent recorders.
  *
  * A bucket keeps the number of samples and the sum of their weights in fixed point
- * (HS_WEIGHT_ONE = one sample of the JVM's sampler). Today every sample weighs one;
- * a rate cap that keeps 1 in n samples records weight n, and the estimates stay unbiased.
+ * (HS_WEIGHT_ONE = one sample of the JVM's sampler). Without a rate cap every sample
+ * weighs one; the rate cap (throttle.h) keeps a sample with probability p and records weight
+ * 1/p (plus its share of the deficit), so the estimates stay unbiased.
  * Buckets have indexes so the live table can point at them: unique and stable, in
  * 1..hs_sample_table_count(), with rare holes (when two threads create the same new
  * bucket at once, the loser's index is never used and get fails on it). Capacity counts

@@ -27,6 +27,7 @@
 #include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "throttle.h"
 
 /* Table sizes come from memory= (budget.c). Memory is calloc'd, so untouched parts cost
  * address space, not RSS. When a table fills up, samples are folded (overflow.h), never
@@ -140,7 +141,12 @@ static int create_tables(hs_agent *agent) {
              "(%zu MiB of names), live table %zu MiB",
              (long long)(agent->opts.memory >> 20), b.stacks, b.frame_bytes >> 20, b.buckets,
              b.methods, b.classes, b.symbol_bytes >> 20, b.live_bytes >> 20);
-    if (agent->stacks && agent->samples && agent->symbols) return 0;
+    if (agent->opts.rate > 0) /* rate cap (throttle.h) */
+        agent->throttle = hs_throttle_create(agent->opts.rate, agent->opts.rate_period_ns,
+                                             (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
+    if (agent->stacks && agent->samples && agent->symbols &&
+        (agent->opts.rate == 0 || agent->throttle))
+        return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;
 }
@@ -152,6 +158,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     agent->stacks = NULL;
     agent->samples = NULL;
     agent->symbols = NULL;
+    hs_throttle_destroy(agent->throttle);
+    agent->throttle = NULL;
 }
 
 /* Turns sampling on: VMInit, or at once when attached to a running JVM. */
@@ -166,6 +174,16 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     (void)thread;
     start_sampling(hs_agent_get(), jvmti, jni);
     hs_dumps_start(hs_agent_get(), jvmti, jni);
+}
+
+static void log_line(void *ctx, const char *line) {
+    (void)ctx;
+    hs_info("%s", line);
+}
+
+/* The rate cap's status lines at log=info (bench/overhead.sh reads them). */
+static void log_rate_status(hs_agent *agent) {
+    hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), log_line, NULL);
 }
 
 static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
@@ -184,6 +202,7 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
+    log_rate_status(agent);
     if (agent->opts.live) hs_live_stop(agent, jni, drained);
 }
 

@@ -509,6 +509,41 @@ bool hs_options_peak_enabled(const hs_options *opts) {
     return opts->live && opts->peak != HS_PEAK_FALSE;
 }
 
+/* rate cap (throttle.h): "N/s", "N/m", or 0 for no cap. */
+#define RATE_MAX INT64_C(1000000)
+#define NANOS_PER_SECOND INT64_C(1000000000)
+
+static int parse_rate(const char *value, hs_options *opts, char *why, size_t whylen) {
+    char number[32];
+    const char *slash = strchr(value, '/');
+    size_t digits = slash ? (size_t)(slash - value) : strlen(value);
+    int64_t period = NANOS_PER_SECOND;
+    if (slash && strcmp(slash, "/m") == 0) period = 60 * NANOS_PER_SECOND;
+    else if (slash && strcmp(slash, "/s") != 0) {
+        snprintf(why, whylen, "unknown unit '%s'", slash);
+        return -1;
+    }
+    if (digits >= sizeof number) digits = sizeof number - 1; /* too long: fails as too large */
+    memcpy(number, value, digits);
+    number[digits] = '\0';
+    int64_t rate;
+    if (parse_bounded(number, false, 0, RATE_MAX, "not a number", &rate, why, whylen) != 0) return -1;
+    if (rate > 0 && !slash) {
+        snprintf(why, whylen, "missing unit /s or /m");
+        return -1;
+    }
+    opts->rate = rate;
+    opts->rate_period_ns = period;
+    return 0;
+}
+
+static const char *show_rate(const hs_options *opts, char *scratch, size_t len) {
+    if (opts->rate == 0) return "0";
+    snprintf(scratch, len, "%lld/%s", (long long)opts->rate,
+             opts->rate_period_ns == 60 * NANOS_PER_SECOND ? "m" : "s");
+    return scratch;
+}
+
 /* ---- The table ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -581,6 +616,11 @@ static const option_row option_table[] = {
      "with the OOM profile, also write the reference chains that keep its largest in-use "
      "sites alive (file name with -paths; a heap walk of at most 10 s)",
      parse_oom_paths, show_oom_paths},
+    /* rate cap (throttle.h) */
+    {"rate", "1000/s", "0 (no cap), or N/s or N/m with N from 1 to 1000000",
+     "most samples kept per second (or minute); the kept ones are weighted, so estimates "
+     "stay unbiased",
+     parse_rate, show_rate},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)

@@ -2,7 +2,8 @@
  *
  * It runs in application threads, inside their allocation, thousands of times a second
  * at small intervals. It takes no lock, does no I/O and does not malloc in the steady
- * state: the stack is walked into a buffer on the thread's own stack, interned into the
+ * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref; a kept
+ * sample's stack is walked into a buffer on the thread's own stack, interned into the
  * lock-free stack store, and the sample is added to the lock-free sample table. New
  * methods and classes are resolved on first sight (symbols.c), which allocates from
  * the symbol arena only then. */
@@ -15,6 +16,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "throttle.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -77,8 +79,20 @@ static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key, uint64_t we
     return bucket;
 }
 
+/* The rate cap's decision for this sample: false to drop it, else its weight. Each thread
+ * keeps its own throttle state (its countdown and PRNG), so a dropped sample writes only
+ * this thread's cache lines. */
+static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
+    static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
+    *weight_fp = HS_WEIGHT_ONE;
+    return !agent->throttle ||
+           hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
+}
+
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
                           jclass klass, jlong size) {
+    uint64_t weight_fp; /* the rate cap's weight for a kept sample */
+    if (!throttle_keeps(agent, &weight_fp)) return;
     /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare. */
@@ -95,9 +109,13 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
-    /* One JVM sample, unless `start,interval=` changed the interval since startup. */
+    /* Times the interval weight: one JVM sample, unless `start,interval=` changed the
+     * interval since startup. */
     int64_t interval = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
-    uint64_t weight_fp = hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval);
+    if (interval != agent->opts.interval)
+        weight_fp = (uint64_t)((unsigned __int128)weight_fp *
+                               hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval) /
+                               HS_WEIGHT_ONE);
     uint32_t bucket = key.stack_id ? record_in_bucket(agent, key, weight_fp) : 0;
     if (bucket == 0) /* a table was full: fold, never drop */
         bucket = hs_overflow_record(&agent->overflow, agent->samples, key, weight_fp,

@@ -20,6 +20,7 @@
 #include "stack_store.h"
 #include "suspects.h"
 #include "symbols.h"
+#include "throttle.h"
 
 typedef struct {
     hs_agent *agent;
@@ -35,6 +36,7 @@ typedef struct {
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
     double *age_weight;             /* per bucket, HS_AGE_BUCKETS each (live_age.h) */
+    double rate_scale;              /* rate cap: offered / weights handed out (throttle.h) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -125,7 +127,7 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         return;
     uint32_t depth = bucket_locations(b, &bucket.key);
     if (depth == 0) return;
-    double objects = (double)weight_fp / (double)HS_WEIGHT_ONE *
+    double objects = (double)weight_fp / (double)HS_WEIGHT_ONE * b->rate_scale *
                      hs_unbias_scale((double)bucket.key.size, interval);
     values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
     values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
@@ -134,7 +136,11 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
                     b->age_weight ? &b->age_weight[(size_t)index * HS_AGE_BUCKETS] : NULL);
 }
 
-static void add_comments(hs_agent *agent, hs_profile *p) {
+static void add_comment_line(void *profile, const char *line) {
+    hs_profile_add_comment(profile, "%s", line);
+}
+
+static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
     char options[HS_PATH_MAX + 512];
     hs_options_format(&agent->opts, options, sizeof options);
     hs_counters *c = &agent->counters;
@@ -150,7 +156,8 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
                            (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
-                           "object of s bytes counts 1/(1-exp(-s/interval)) objects");
+                           "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
+                           "rate-cap weight");
     const hs_symbols *sym = agent->symbols;
     hs_profile_add_comment(p,
                            "tables: %u stacks, %u buckets; symbols: %u methods, %u class "
@@ -166,6 +173,12 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
     if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
                              sizeof overflow))
         hs_profile_add_comment(p, "%s", overflow);
+    hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
+    if (agent->throttle)
+        hs_profile_add_comment(p,
+                               "rate cap: estimates multiplied by %.4f, samples offered over the "
+                               "weights handed out (the deficit not yet carried into later weights)",
+                               rate_scale);
 }
 
 /* Samples that found no bucket at all: one site with their unbiased totals (no liveness). */
@@ -202,7 +215,8 @@ static int set_header(hs_agent *agent, hs_profile *p, int live, const hs_snapsho
 }
 
 /* Per-bucket unbiased live estimates from the tracked samples' weights. */
-static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view) {
+static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view,
+                                        double rate_scale) {
     hs_live_estimate *est = calloc((size_t)view->nbuckets + 1, sizeof *est);
     for (uint32_t i = 1; est && i <= view->nbuckets; i++) {
         hs_bucket_snapshot bucket;
@@ -210,7 +224,7 @@ static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *vie
             continue;
         double size = (double)bucket.key.size;
         est[i].objects = view->live_weight[i] * hs_untracked_correction(bucket.weight_fp, bucket.untracked_fp) *
-                         hs_unbias_scale(size, agent->opts.interval);
+                         rate_scale * hs_unbias_scale(size, agent->opts.interval);
         est[i].bytes = est[i].objects * size;
     }
     return est;
@@ -279,7 +293,7 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
         hs_live_view_free(&view);
         return -1;
     }
-    hs_live_estimate *est = live_estimates(agent, &view);
+    hs_live_estimate *est = live_estimates(agent, &view, b->rate_scale);
     b->inuse = calloc((size_t)nbuckets + 1, sizeof *b->inuse);
     if (!est || !b->inuse) {
         free(est);
@@ -312,7 +326,8 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
 
 hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req) {
     static const hs_snapshot_request whole_run = {.live = HS_LIVE_NOW};
-    builder b = {.agent = agent, .profile = hs_profile_new(), .req = req ? req : &whole_run};
+    builder b = {.agent = agent, .profile = hs_profile_new(), .req = req ? req : &whole_run,
+                 .rate_scale = hs_throttle_dump_scale(agent->throttle)};
     uint32_t classes = hs_symbols_class_count(agent->symbols);
     b.nclasses = classes;
     b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(agent->symbols) + 16);
@@ -322,7 +337,7 @@ hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_sna
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
              set_header(agent, b.profile, live, b.req) == 0;
     uint32_t buckets = !ok ? 0 : b.req->alloc_fp ? b.req->nbuckets : hs_sample_table_count(agent->samples);
-    if (ok) add_comments(agent, b.profile);
+    if (ok) add_comments(agent, b.profile, b.rate_scale);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
     if (ok) add_spilled_sample(&b);

@@ -11,14 +11,14 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak, oom_paths"
+    "memory, oom, dump_period, keep, peak, oom_paths, rate"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto,oom_paths=false"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -33,6 +33,8 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->track, b->track);
     CU_ASSERT_EQUAL(a->heap_source, b->heap_source);
     CU_ASSERT_EQUAL(a->live_scale, b->live_scale);
+    CU_ASSERT_EQUAL(a->rate, b->rate);
+    CU_ASSERT_EQUAL(a->rate_period_ns, b->rate_period_ns);
 }
 
 /* Parses text over the defaults and asserts success. */
@@ -252,6 +254,35 @@ static void test_live_scale_values(void) {
     CU_ASSERT_EQUAL(parse_ok("live_scale=proportional").live_scale, HS_SCALE_PROPORTIONAL);
 }
 
+#define RATE_ACCEPTED "0 (no cap), or N/s or N/m with N from 1 to 1000000"
+
+static void test_rate_values(void) {
+    hs_options opts = parse_ok("rate=100/s");
+    CU_ASSERT_EQUAL(opts.rate, 100);
+    CU_ASSERT_EQUAL(opts.rate_period_ns, 1000000000);
+    opts = parse_ok("rate=30/m");
+    CU_ASSERT_EQUAL(opts.rate, 30);
+    CU_ASSERT_EQUAL(opts.rate_period_ns, INT64_C(60000000000));
+    CU_ASSERT_EQUAL(parse_ok("rate=0").rate, 0);
+    CU_ASSERT_EQUAL(parse_ok("rate=0/s").rate, 0);
+    CU_ASSERT_EQUAL(parse_ok("rate=1000000/s").rate, 1000000);
+    hs_options defaults;
+    hs_options_defaults(&defaults);
+    CU_ASSERT_EQUAL(defaults.rate, 1000);
+    CU_ASSERT_EQUAL(defaults.rate_period_ns, 1000000000);
+}
+
+static void test_reject_rate(void) {
+    expect_rejection("rate=100", "bad option 'rate=100': missing unit /s or /m; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=100/h", "bad option 'rate=100/h': unknown unit '/h'; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=1000001/s", "bad option 'rate=1000001/s': too large; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=-5/s", "bad option 'rate=-5/s': negative; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=/s", "bad option 'rate=/s': empty value; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=fast/s", "bad option 'rate=fast/s': not a number; accepted: " RATE_ACCEPTED);
+    expect_rejection("rate=99999999999999999999999999999999999/s",
+                     "bad option 'rate=99999999999999999999999999999999999/s': too large; accepted: " RATE_ACCEPTED);
+}
+
 static void test_all_options_together(void) {
     hs_options opts = parse_ok("interval=0,file=/var/tmp/x-%t.pb.gz,log=info,depth=2048,"
                                "format=collapsed,live=false,track=2m,heap_source=gcinfo,"
@@ -462,6 +493,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"help", "off"},      {"depth", "64"},                  {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
+        {"rate", "1000/s"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -529,7 +561,8 @@ static void test_format_round_trip(void) {
     assert_round_trip("interval=0,file=/tmp/x-%p-%t-%%.gz,log=debug,depth=1,format=collapsed,"
                       "live=false,track=1,heap_source=none,live_scale=proportional");
     assert_round_trip("interval=2147483647,log=error,depth=2048,track=16m,heap_source=vmstructs");
-    assert_round_trip("log=info,heap_source=gcinfo");
+    assert_round_trip("log=info,heap_source=gcinfo,rate=30/m");
+    assert_round_trip("rate=0");
     assert_round_trip("help,interval=3k");
 }
 
@@ -540,7 +573,7 @@ static void test_format_shows_help_flag_without_value(void) {
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
-                                 "dump_period=off,keep=0,peak=auto,oom_paths=false");
+                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -647,6 +680,7 @@ void register_tests(void) {
         {"collapsed values", test_collapsed_values},
         {"oom, dump_period, keep, peak values", test_dump_options},
         {"durations", test_parse_duration},
+        {"rate values", test_rate_values},
         {"all options together", test_all_options_together},
         CU_TEST_INFO_NULL,
     };
@@ -664,6 +698,7 @@ void register_tests(void) {
         {"value given to help", test_reject_value_for_help},
         {"depth out of range", test_reject_depth},
         {"track out of range", test_reject_track},
+        {"bad rates", test_reject_rate},
         {"unknown named values", test_reject_named_values},
         {"bad file patterns", test_reject_file},
         {"bad oom, dump_period, keep, peak", test_reject_dump_options},

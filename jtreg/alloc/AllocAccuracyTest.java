@@ -84,7 +84,7 @@ public class AllocAccuracyTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withAgent("interval=" + INTERVAL
-                + ",live=false,file=accuracy.pb.gz").label("accuracy").jvmFlags("-Xmx256m")
+                + ",live=false,rate=0,file=accuracy.pb.gz").label("accuracy").jvmFlags("-Xmx256m")
                 .run("AccuracyWorkload", MEGABYTES_PER_SITE, SEED);
         r.assertNoCrash().assertExitCode(0);
         Map<String, Truth> truths = parseTruths(r);

@@ -32,7 +32,7 @@ public class ConcurrencyUnloadTest {
 
     public static void main(String[] args) throws Exception {
         String gc = args[0];
-        AgentRunner.Result r = AgentRunner.withAgent("interval=256k,file=churn.pb.gz")
+        AgentRunner.Result r = AgentRunner.withAgent("interval=256k,rate=0,file=churn.pb.gz")
                 .label("churn").timeout(Duration.ofSeconds(90))
                 .jvmFlags(gc, "-Xmx256m", "-Xlog:class+unload=info:file=unload.log")
                 .run("UnloadWorkload", SECONDS);

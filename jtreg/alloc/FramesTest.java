@@ -30,7 +30,7 @@ public class FramesTest {
     /* 20 rounds of 1000 objects per site at a 4 KiB interval: from about 80 samples (the
      * 16-byte Outer$Inner) to 300; the chance that a site gets none is below e^-80. */
     static final String ROUNDS = "20";
-    static final String INTERVAL = "interval=4k";
+    static final String SAMPLING = "interval=4k,rate=0"; // every site sampled: no rate cap
 
     /** One allocation site of FrameSites and what its samples must show. */
     record Site(String method, String signature, String marker, Set<String> leaves) {
@@ -63,7 +63,7 @@ public class FramesTest {
 
     /** The default depth: whole stacks, from the class leaf down to main. */
     static void fullStacks() throws Exception {
-        AgentRunner.Result r = AgentRunner.withAgent(INTERVAL + ",file=frames.pb.gz")
+        AgentRunner.Result r = AgentRunner.withAgent(SAMPLING + ",file=frames.pb.gz")
                 .label("full").run(CLASS, ROUNDS);
         r.assertNoCrash().assertExitCode(0).assertStdoutContains("FrameSites: done");
         Pprof p = AllocProfiles.readProfile(r, "frames.pb.gz");
@@ -95,7 +95,7 @@ public class FramesTest {
 
     /** depth=3: the allocating method and two callers, then the "[truncated]" root. */
     static void truncatedStacks() throws Exception {
-        AgentRunner.Result r = AgentRunner.withAgent(INTERVAL + ",depth=3,file=depth3.pb.gz")
+        AgentRunner.Result r = AgentRunner.withAgent(SAMPLING + ",depth=3,file=depth3.pb.gz")
                 .label("depth3").run(CLASS, ROUNDS);
         r.assertNoCrash().assertExitCode(0);
         Pprof p = AllocProfiles.readProfile(r, "depth3.pb.gz");
@@ -134,7 +134,7 @@ public class FramesTest {
 
     /** format=collapsed (live=false, so the values are alloc_space): text, root first. */
     static void collapsedStacks() throws Exception {
-        AgentRunner.Result r = AgentRunner.withAgent(INTERVAL
+        AgentRunner.Result r = AgentRunner.withAgent(SAMPLING
                 + ",live=false,format=collapsed,file=frames.txt").label("collapsed")
                 .run(CLASS, ROUNDS);
         r.assertNoCrash().assertExitCode(0);

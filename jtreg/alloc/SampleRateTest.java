@@ -42,7 +42,7 @@ public class SampleRateTest {
 
     static void check(long interval, int megabytes) throws Exception {
         AgentRunner.Result r = AgentRunner.withAgent("interval=" + interval
-                + ",live=false,file=rate.pb.gz").label("interval-" + interval)
+                + ",live=false,rate=0,file=rate.pb.gz").label("interval-" + interval)
                 .jvmFlags("-Xmx128m")
                 .run("RateWorkload", Integer.toString(megabytes * 1024), WARM_UP_KILOBYTES);
         r.assertNoCrash().assertExitCode(0);

@@ -40,7 +40,7 @@ public class ChurnTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=" + INTERVAL + ",track=" + TRACK + ",log=info,file=" + PROFILE)
+                .withAgent("interval=" + INTERVAL + ",rate=0,track=" + TRACK + ",log=info,file=" + PROFILE)
                 .jvmFlags("-Xmx768m", "-Xlog:class+unload=info:file=" + UNLOAD_LOG)
                 .timeout(Duration.ofSeconds(SECONDS + 100)).label("churn")
                 .run("ChurnWorkload", Integer.toString(SECONDS), Integer.toString(THREADS),

@@ -26,7 +26,7 @@ public class HeapSourceNoneTest {
 
     static void check(String mode) throws Exception {
         AgentRunner.Result r = AgentRunner
-                .withAgent("heap_source=none,live_scale=" + mode + ",interval=" + INTERVAL
+                .withAgent("heap_source=none,rate=0,live_scale=" + mode + ",interval=" + INTERVAL
                         + ",log=info,file=" + PROFILE)
                 .jvmFlags("-Xmx512m").label("none-" + mode).run("LiveWorkload", "plain");
         r.assertNoCrash().assertExitCode(0);

@@ -19,7 +19,7 @@ public class HumongousLocalsTest {
         // At a 64k interval an array of 1.1 MB is sampled with probability 1 - e^-16.8:
         // every array is sampled and each counts exactly once, so the checks are exact.
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=64k,log=info,file=" + PROFILE)
+                .withAgent("interval=64k,rate=0,log=info,file=" + PROFILE)
                 .jvmFlags("-XX:+UseG1GC", "-XX:G1HeapRegionSize=1m", "-Xmx512m")
                 .label("humongous-locals").run("HumongousLocals");
         r.assertNoCrash().assertExitCode(0);

@@ -97,7 +97,7 @@ public class LiveAccuracyTest {
         List<String> flags = new ArrayList<>(List.of("-XX:+Use" + gc + "GC", "-Xmx512m"));
         if (humongous) flags.add("-XX:G1HeapRegionSize=1m"); // byte[1,100,000] is humongous
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=" + INTERVAL + ",log=info,file=" + PROFILE
+                .withAgent("interval=" + INTERVAL + ",rate=0,log=info,file=" + PROFILE
                         + ",live_scale=" + args[1])
                 .jvmFlags(flags.toArray(new String[0])).label(gc + "-" + args[1])
                 .run("LiveWorkload", humongous ? "humongous" : "plain");

@@ -19,7 +19,7 @@ public class LiveOffTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner
-                .withAgent("live=false,interval=" + INTERVAL + ",log=info,file=" + PROFILE)
+                .withAgent("live=false,rate=0,interval=" + INTERVAL + ",log=info,file=" + PROFILE)
                 .jvmFlags("-Xmx512m").label("live-off").run("LiveWorkload", "plain");
         r.assertNoCrash().assertExitCode(0);
         for (String line : r.agentLines()) {

@@ -27,7 +27,7 @@ public class YoungObjectsTest {
     public static void main(String[] args) throws Exception {
         String gc = args[0];
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=" + INTERVAL + ",log=info,file=" + PROFILE)
+                .withAgent("interval=" + INTERVAL + ",rate=0,log=info,file=" + PROFILE)
                 .jvmFlags("-XX:+Use" + gc + "GC", "-Xmx512m", "-Xms512m")
                 .label("young-" + gc).run("LiveWorkload", "young");
         r.assertNoCrash().assertExitCode(0);

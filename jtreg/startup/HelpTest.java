@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 public class HelpTest {
     /** Every option the agent has; "help" is the only flag (no value, default off). */
     static final List<String> KEYS = List.of("interval", "file", "log", "help", "depth", "format",
-            "live", "track", "heap_source", "live_scale", "collapsed", "memory");
+            "live", "track", "heap_source", "live_scale", "collapsed", "memory", "rate");
 
     public static void main(String[] args) throws Exception {
         Map<String, String> defaults = helpDefaults();
