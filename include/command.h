@@ -8,7 +8,9 @@
  *
  *   dump[,file=PATTERN][,paths=N] write a profile now; paths=N also writes the retention
  *                                paths of the N largest in-use sites (retention.h)
- *   start[,interval=N][,log=L]   sampling on again (after stop), optionally at a new interval
+ *   start[,interval=N][,log=L][,rate=N/s]
+ *                                sampling on again (after stop), optionally at a new
+ *                                interval or rate cap
  *   stop                         sampling off, tracked weak refs released
  *   status[,file=PATTERN]        the agent's state, one fact per line
  *   help                         the list of commands
@@ -31,6 +33,7 @@ typedef struct {
     hs_command_kind kind;
     bool has_file;     /* file= was given (its pattern is in options.file) */
     bool has_interval; /* interval= was given (start) */
+    bool has_rate;     /* rate= was given (start) */
     unsigned paths;    /* dump: paths=N (0: none), 1 .. HS_COMMAND_MAX_PATHS */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;

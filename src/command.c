@@ -15,7 +15,7 @@
 typedef struct {
     const char *word;
     hs_command_kind kind;
-    const char *keys[3]; /* the option keys it allows, NULL-terminated */
+    const char *keys[4]; /* the option keys it allows, NULL-terminated */
     const char *usage;
     const char *description;
 } command_row;
@@ -24,8 +24,9 @@ static const command_row command_table[] = {
     {"dump", HS_CMD_DUMP, {"file", "paths", NULL}, "dump[,file=PATTERN][,paths=N]",
      "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
      "writes the reference chains from GC roots to the N largest in-use sites (-paths file)"},
-    {"start", HS_CMD_START, {"interval", "log", NULL}, "start[,interval=SIZE][,log=LEVEL]",
-     "turn sampling on again after stop, optionally at another interval"},
+    {"start", HS_CMD_START, {"interval", "log", "rate", NULL},
+     "start[,interval=SIZE][,log=LEVEL][,rate=N/s]",
+     "turn sampling on again after stop, optionally at another interval or rate cap"},
     {"stop", HS_CMD_STOP, {NULL}, "stop",
      "turn sampling off and release every tracked weak reference"},
     {"status", HS_CMD_STATUS, {"file", NULL}, "status[,file=PATTERN]",
@@ -34,7 +35,8 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL], stop, status[,file=PATTERN], help";
+    "dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, "
+    "status[,file=PATTERN], help";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
     snprintf(err, errlen, "bad command '%.200s': %s; accepted: %s", text, why, ACCEPTED);
@@ -136,6 +138,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     }
     parsed.has_file = items_have_key(items, "file");
     parsed.has_interval = items_have_key(items, "interval");
+    parsed.has_rate = items_have_key(items, "rate");
     *cmd = parsed;
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "sample_table.h"
 #include "sampling.h"
 #include "stack_store.h"
+#include "throttle.h"
 #include "wall_clock.h"
 
 /* Bounded appends into the status buffer, counting what did not fit (like snprintf). */
@@ -76,6 +77,9 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
     status_sampling(agent, &out);
     status_live(agent, &out);
     size_t room = out.need < out.cap ? out.cap - out.need : 0;
+    out.need += hs_throttle_format_status(agent->throttle, hs_throttle_clock_nanos(),
+                                          room ? out.buf + out.need : NULL, room);
+    room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_dumps_status(agent, room ? out.buf + out.need : NULL, room);
     return out.need;
 }
@@ -159,6 +163,11 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     }
     hs_log_set_level(cmd->options.log);
     agent->opts.log = cmd->options.log;
+    if (cmd->has_rate) { /* checked by check_rate before sampling was turned on */
+        hs_throttle_set_rate(agent->throttle, cmd->options.rate, cmd->options.rate_period_ns);
+        agent->opts.rate = cmd->options.rate;
+        agent->opts.rate_period_ns = cmd->options.rate_period_ns;
+    }
     hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again, if dump_period= */
     print_answer("sampling started");
     return JNI_OK;
@@ -196,12 +205,25 @@ static int check_interval(const hs_agent *agent, int64_t interval) {
     return -1;
 }
 
+/* A new rate needs the cap the run started with: with rate=0 there is none to change, and
+ * the cap cannot be turned off midway (the weights already handed out assume it). */
+static int check_rate(const hs_agent *agent, const hs_command *cmd) {
+    if (!cmd->has_rate || (agent->throttle && cmd->options.rate > 0)) return 0;
+    hs_error("bad command: rate=%lld: %s; accepted: N/s or N/m, N from 1 to 1000000, when the "
+             "run started with a cap",
+             (long long)cmd->options.rate,
+             agent->throttle ? "the cap cannot be turned off while the JVM runs"
+                             : "the run started with rate=0 (no cap)");
+    return -1;
+}
+
 static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     switch (cmd->kind) {
     case HS_CMD_DUMP: return run_dump(agent, jni, cmd);
     case HS_CMD_START:
-        return check_interval(agent, start_interval(agent, cmd)) == 0 ? run_start(agent, jni, cmd)
-                                                                       : JNI_ERR;
+        return check_interval(agent, start_interval(agent, cmd)) == 0 && check_rate(agent, cmd) == 0
+                   ? run_start(agent, jni, cmd)
+                   : JNI_ERR;
     case HS_CMD_STOP: return run_stop(agent, jni);
     case HS_CMD_STATUS: return run_status(agent, cmd);
     case HS_CMD_HELP: return run_help();

@@ -39,8 +39,8 @@ static void expect_error(const char *text, const char *expected) {
     CU_ASSERT_EQUAL(cmd.kind, HS_CMD_HELP); /* untouched */
 }
 
-#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL], stop, " \
-                 "status[,file=PATTERN], help"
+#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL]" \
+                 "[,rate=N/s], stop, status[,file=PATTERN], help"
 
 static void test_plain_commands(void) {
     CU_ASSERT_EQUAL(parse_ok("dump").kind, HS_CMD_DUMP);
@@ -63,6 +63,11 @@ static void test_items_apply_over_running_options(void) {
     CU_ASSERT_EQUAL(start.options.interval, 32768);
     CU_ASSERT_EQUAL(start.options.log, HS_LOG_DEBUG);
     CU_ASSERT_STRING_EQUAL(start.options.file, "run.pb.gz");
+    hs_command capped = parse_ok("start,rate=500/s");
+    CU_ASSERT_TRUE(capped.has_rate);
+    CU_ASSERT_FALSE(capped.has_interval);
+    CU_ASSERT_EQUAL(capped.options.rate, 500);
+    CU_ASSERT_FALSE(parse_ok("start,interval=1k").has_rate);
     hs_command status = parse_ok("status,file=s.txt");
     CU_ASSERT_TRUE(status.has_file);
     CU_ASSERT_FALSE(status.options.help);

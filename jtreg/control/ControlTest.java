@@ -46,6 +46,7 @@ public class ControlTest {
         r.assertStdoutContains("heapsampler: heap: ");
         r.assertStdoutContains("heapsampler: last dump: "); // from the dumps module
         r.assertStdoutContains("heapsampler: oom: on");
+        r.assertStdoutContains("heapsampler: rate cap: "); // from the throttle
         String samples = r.stdout.lines().filter(l -> l.startsWith("heapsampler: samples: "))
                 .findFirst().orElseThrow(() -> new AssertionError("no samples line"));
         long recorded = Long.parseLong(samples.replaceAll("heapsampler: samples: (\\d+) recorded.*", "$1"));
