@@ -29,7 +29,7 @@ public class PeriodicTest {
     public static void main(String[] args) throws Exception {
         // churn 3 s, then idle 2 s: whenever the churn ends, the next periodic dump (at most
         // 1 s later) comes before the exit and sees every allocation of the site
-        AgentRunner.Result r = AgentRunner.withAgent("file=p.pb.gz,dump_period=1s,interval=64k")
+        AgentRunner.Result r = AgentRunner.withAgent("file=p.pb.gz,dump_period=1s,interval=64k,rate=0")
                 .label("periodic").run("DumpWorkload", "periodic", "3000", "2000");
         r.assertNoCrash().assertExitCode(0);
         List<Integer> numbers = periodicNumbers(r.dir);

@@ -31,7 +31,7 @@ public class AgeGrowthTest {
         // A young generation large enough that the program's System.gc() calls are the
         // only collections: GC epoch k then follows step k, and ages are known exactly.
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=" + INTERVAL + ",log=info,file=" + PROFILE)
+                .withAgent("interval=" + INTERVAL + ",log=info,rate=0,file=" + PROFILE)
                 .jvmFlags("-XX:+UseG1GC", "-Xmx512m", "-Xms512m", "-Xmn300m")
                 .label("leak-age-growth").run("LeakWorkload");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains(LeakWorkload.DONE_LINE);

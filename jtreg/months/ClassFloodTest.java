@@ -53,7 +53,8 @@ public class ClassFloodTest {
     }
 
     static AgentRunner.Result flood(String mode, String batches, String extra) throws Exception {
-        String options = "interval=1k,file=flood.pb.gz" + (extra == null ? "" : "," + extra);
+        // rate=0: the flood must register every class it samples (the cap would keep few)
+        String options = "interval=1k,rate=0,file=flood.pb.gz" + (extra == null ? "" : "," + extra);
         AgentRunner.Result r = AgentRunner.withAgent(options).label("flood-" + mode)
                 .timeout(BOUND.multipliedBy(2)).jvmFlags("-Xmx256m", "-Xms256m")
                 .run("ClassFlood", batches, "1000", "8", mode.equals("unique") ? "unique" : "same");

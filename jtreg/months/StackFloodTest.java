@@ -28,7 +28,7 @@ public class StackFloodTest {
     static final long MEMORY_MB = 16;
 
     public static void main(String[] args) throws Exception {
-        AgentRunner.Result r = AgentRunner.withAgent("interval=1k,file=stacks.pb.gz,memory="
+        AgentRunner.Result r = AgentRunner.withAgent("interval=1k,rate=0,file=stacks.pb.gz,memory="
                         + MEMORY_MB + "m").label("stack-flood").timeout(Duration.ofSeconds(300))
                 .jvmFlags("-Xmx256m", "-Xms256m").run("StackFlood", LEVELS, "1");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains("StackFlood: done");
