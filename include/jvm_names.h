@@ -41,7 +41,8 @@ size_t hs_source_path(const char *class_signature, const char *source_file, char
  *                                            -> "java.lang.invoke.LambdaForm$MH.invoke"
  * An address is '.' or '/', "0x", at least 4 hex digits, then the end or one of ";./[".
  * The counter is the digits after "$$Lambda$" (JDK 17 numbers lambda classes in the
- * order the JVM spins them up, which differs between runs). Other text is copied. */
+ * order the JVM spins them up, which differs between runs). Other text is copied.
+ * out may be name itself (the result is never longer). */
 size_t hs_stable_name(const char *name, char *out, size_t outlen);
 
 /* One row of a method's line-number table: code from bytecode index `bci` on belongs

@@ -29,6 +29,9 @@ typedef struct {
     int64_t track;               /* track=: capacity of the live tracking table */
     hs_heap_source heap_source;  /* heap_source=auto|vmstructs|gcinfo|none */
     hs_live_scale live_scale;    /* live_scale=residual|proportional */
+    /* fidelity */
+    bool raw_names;              /* names=raw: keep hidden-class addresses (default stable) */
+    bool threads;                /* threads=true: string label "thread" on every sample */
 } hs_options;
 
 /* Fills every field with its documented default. */

@@ -116,6 +116,7 @@ static int create_tables(hs_agent *agent) {
     agent->stacks = hs_stack_store_create(MAX_STACKS, STACK_FRAME_BUDGET);
     agent->samples = hs_sample_table_create(MAX_BUCKETS);
     agent->symbols = hs_symbols_create(MAX_METHODS, MAX_CLASSES, SYMBOL_BUDGET);
+    if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
     if (agent->stacks && agent->samples && agent->symbols) return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;

@@ -147,8 +147,9 @@ size_t hs_stable_name(const char *name, char *out, size_t outlen) {
         if (!skip) skip = lambda_counter_length(s, p);
         if (skip) {
             p += skip;
-        } else {
-            append(out, outlen, &pos, p, 1);
+        } else { /* one byte at a time, never ahead of p: out may be name itself */
+            if (pos + 1 < outlen) out[pos] = *p;
+            pos++;
             p++;
         }
     }

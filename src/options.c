@@ -361,6 +361,36 @@ static const char *show_live_scale(const hs_options *opts, char *scratch, size_t
 
 /* ---- The table ------------------------------------------------------------------------ */
 
+/* ---- Fidelity: stable names, thread labels ------------------------------------------ */
+
+static const char *const NAMES_NAMES[] = {"stable", "raw"};
+
+static int parse_names(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, NAMES_NAMES, COUNT_OF(NAMES_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->raw_names = index == 1;
+    return 0;
+}
+
+static const char *show_names(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return NAMES_NAMES[opts->raw_names ? 1 : 0];
+}
+
+static int parse_threads(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->threads = index == 1;
+    return 0;
+}
+
+static const char *show_threads(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return BOOL_NAMES[opts->threads ? 1 : 0];
+}
+
 typedef struct {
     const char *name;
     const char *default_text; /* NULL: a flag, given without a value */
@@ -403,6 +433,14 @@ static const option_row option_table[] = {
     {"live_scale", "residual", "residual, proportional",
      "how the live estimate is fitted to the measured heap size", parse_live_scale,
      show_live_scale},
+    /* fidelity */
+    {"names", "stable", "stable, raw",
+     "stable: hidden-class addresses and lambda counters dropped from names, so runs line up; "
+     "raw: names exactly as the JVM gives them",
+     parse_names, show_names},
+    {"threads", "false", "true, false",
+     "label each sample with its Java thread's name (string label 'thread')", parse_threads,
+     show_threads},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)

@@ -28,6 +28,7 @@ struct hs_symbols {
     _Atomic(const char *) *class_names; /* id -> name */
     atomic_uint class_count;
     atomic_uint_fast64_t failures;
+    bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
 };
 
 static uint32_t next_power_of_two(uint32_t n) {
@@ -105,16 +106,22 @@ static void deallocate_all(jvmtiEnv *jvmti, char *a, char *b, char *c) {
     if (c) (*jvmti)->Deallocate(jvmti, (unsigned char *)c);
 }
 
+/* A copy of name in the arena, made stable first (in place) unless names=raw. */
+static const char *arena_name(hs_symbols *s, char *name) {
+    if (!s->raw_names) hs_stable_name(name, name, strlen(name) + 1);
+    return hs_arena_strdup(s->arena, name);
+}
+
 /* Fills info's names from the method's class signature, name and source file. */
 static int name_method(hs_symbols *s, const char *csig, const char *name, const char *msig,
                        const char *source, hs_method_info *info) {
     char buf[NAME_MAX_LEN];
     hs_method_display_name(csig, name, buf, sizeof buf);
-    info->name = hs_arena_strdup(s->arena, buf);
+    info->name = arena_name(s, buf);
     hs_method_system_name(csig, name, msig, buf, sizeof buf);
-    info->system_name = hs_arena_strdup(s->arena, buf);
+    info->system_name = arena_name(s, buf);
     hs_source_path(csig, source, buf, sizeof buf);
-    info->filename = hs_arena_strdup(s->arena, buf);
+    info->filename = arena_name(s, buf);
     return info->name && info->system_name && info->filename ? 0 : -1;
 }
 
@@ -171,7 +178,7 @@ static uint32_t register_class(hs_symbols *s, jvmtiEnv *jvmti, jclass klass) {
     }
     char buf[NAME_MAX_LEN];
     hs_class_name(sig, buf, sizeof buf);
-    const char *name = hs_arena_strdup(s->arena, buf);
+    const char *name = arena_name(s, buf);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     uint32_t id = atomic_fetch_add(&s->class_count, 1) + 1;
     if (!name || id > s->class_capacity) {
@@ -229,6 +236,8 @@ const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
     if (id == 0 || id > s->class_capacity) return NULL;
     return atomic_load_explicit(&s->class_names[id], memory_order_acquire);
 }
+
+void hs_symbols_set_raw_names(hs_symbols *s, bool raw) { s->raw_names = raw; }
 
 uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
 uint32_t hs_symbols_class_count(const hs_symbols *s) {

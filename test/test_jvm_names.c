@@ -99,6 +99,9 @@ static void test_stable_hidden_class_names(void) {
     check_stable("p.Ox.0x12", "p.Ox.0x12");       /* too short for an address */
     check_stable("p.C.0x12345678abc", "p.C");     /* address ends the name */
     check_stable("p.C.0x1234abcdzz", "p.C.0x1234abcdzz"); /* not followed by a separator */
+    char in_place[] = "p.Foo$$Lambda$14.0x0000000800c03000.run";
+    hs_stable_name(in_place, in_place, sizeof in_place);
+    CU_ASSERT_STRING_EQUAL(in_place, "p.Foo$$Lambda.run");
 }
 
 static void test_line_lookup(void) {

@@ -10,13 +10,13 @@
 #define INTERVAL_ACCEPTED \
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
-    "interval, file, log, help, depth, format, live, track, heap_source, live_scale"
+    "interval, file, log, help, depth, format, live, track, heap_source, live_scale, names, threads"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
-    "track=65536,heap_source=auto,live_scale=residual"
+    "track=65536,heap_source=auto,live_scale=residual,names=stable,threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -31,6 +31,8 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->track, b->track);
     CU_ASSERT_EQUAL(a->heap_source, b->heap_source);
     CU_ASSERT_EQUAL(a->live_scale, b->live_scale);
+    CU_ASSERT_EQUAL(a->raw_names, b->raw_names);
+    CU_ASSERT_EQUAL(a->threads, b->threads);
 }
 
 /* Parses text over the defaults and asserts success. */
@@ -208,8 +210,18 @@ static void test_heap_source_values(void) {
 }
 
 static void test_live_scale_values(void) {
-    CU_ASSERT_EQUAL(parse_ok("live_scale=residual").live_scale, HS_SCALE_RESIDUAL);
+    CU_ASSERT_EQUAL(parse_ok("live_scale=residual,names=stable,threads=false").live_scale, HS_SCALE_RESIDUAL);
     CU_ASSERT_EQUAL(parse_ok("live_scale=proportional").live_scale, HS_SCALE_PROPORTIONAL);
+}
+
+static void test_fidelity_values(void) {
+    CU_ASSERT_FALSE(parse_ok("").raw_names);
+    CU_ASSERT_TRUE(parse_ok("names=raw").raw_names);
+    CU_ASSERT_FALSE(parse_ok("names=stable").raw_names);
+    CU_ASSERT_FALSE(parse_ok("").threads);
+    CU_ASSERT_TRUE(parse_ok("threads=true").threads);
+    expect_rejection("names=short", "bad option 'names=short': unknown value; accepted: stable, raw");
+    expect_rejection("threads=yes", "bad option 'threads=yes': unknown value; accepted: true, false");
 }
 
 static void test_all_options_together(void) {
@@ -498,7 +510,7 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options_format(&opts, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
-                                 "live_scale=residual");
+                                 "live_scale=residual,names=stable,threads=false");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -529,6 +541,7 @@ void register_tests(void) {
         {"track values", test_track_values},
         {"heap_source values", test_heap_source_values},
         {"live_scale values", test_live_scale_values},
+        {"names and threads values", test_fidelity_values},
         {"all options together", test_all_options_together},
         CU_TEST_INFO_NULL,
     };
