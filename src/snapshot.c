@@ -87,16 +87,37 @@ static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
     return n;
 }
 
+/* A bucket's unbiased allocation estimate, rounded as the profile reports it. */
+static hs_live_amount bucket_alloc(const hs_bucket_snapshot *bucket, int64_t interval) {
+    double objects = (double)bucket->weight_fp / (double)HS_WEIGHT_ONE *
+                     hs_unbias_scale((double)bucket->key.size, interval);
+    return (hs_live_amount){.objects = llround(objects),
+                            .bytes = llround(objects * (double)bucket->key.size)};
+}
+
+/* Caps every bucket's in-use at its allocation (Go's inuse <= alloc); see live_scale.h. */
+static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summary *sum) {
+    hs_live_amount *alloc = calloc((size_t)nbuckets + 1, sizeof *alloc);
+    if (!alloc) return -1;
+    for (uint32_t i = 1; i <= nbuckets; i++) {
+        hs_bucket_snapshot bucket;
+        if (hs_sample_table_get(b->agent->samples, i, &bucket) == 0)
+            alloc[i] = bucket_alloc(&bucket, b->agent->opts.interval);
+    }
+    hs_live_cap_to_alloc(b->inuse, alloc, (size_t)nbuckets + 1, sum);
+    free(alloc);
+    return 0;
+}
+
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
     uint32_t depth = bucket_locations(b, &bucket.key);
     if (depth == 0) return;
-    double objects = (double)bucket.weight_fp / (double)HS_WEIGHT_ONE *
-                     hs_unbias_scale((double)bucket.key.size, interval);
+    hs_live_amount alloc = bucket_alloc(&bucket, interval);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
-    values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
-    values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
+    values[HS_VALUE_ALLOC_OBJECTS] = alloc.objects;
+    values[HS_VALUE_ALLOC_SPACE] = alloc.bytes;
     if (b->inuse) {
         values[HS_VALUE_INUSE_OBJECTS] = b->inuse[index].objects;
         values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
@@ -215,6 +236,11 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     hs_live_scale_summary sum;
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
     hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
+    if (cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
+        free(est);
+        hs_live_view_free(&view);
+        return -1;
+    }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
                       atomic_load(&agent->counters.live_untracked));
