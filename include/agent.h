@@ -18,6 +18,7 @@ struct hs_stack_store;
 struct hs_sample_table;
 struct hs_symbols;
 struct hs_live_tracker;
+struct hs_thread_names;
 
 typedef enum {
     HS_PHASE_UNLOADED = 0, /* nothing set up */
@@ -59,6 +60,7 @@ typedef struct hs_agent {
     struct hs_sample_table *samples;
     struct hs_symbols *symbols;
     struct hs_live_tracker *live;  /* NULL when live=false or until VMInit */
+    struct hs_thread_names *thread_names; /* threads=true: names for the "thread" label */
 
     atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
     char java_version[64];

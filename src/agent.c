@@ -20,6 +20,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_names.h"
 
 /* Table sizes. Memory is calloc'd, so untouched parts cost address space, not RSS.
  * Generous enough for large applications; when one fills up, samples are dropped and
@@ -29,6 +30,7 @@
 #define MAX_BUCKETS (1u << 18)
 #define MAX_METHODS (1u << 18)
 #define MAX_CLASSES (1u << 16)
+#define MAX_THREAD_NAMES (1u << 14) /* distinct thread names (threads=true) */
 #define SYMBOL_BUDGET ((size_t)64 << 20)
 
 
@@ -117,7 +119,10 @@ static int create_tables(hs_agent *agent) {
     agent->samples = hs_sample_table_create(MAX_BUCKETS);
     agent->symbols = hs_symbols_create(MAX_METHODS, MAX_CLASSES, SYMBOL_BUDGET);
     if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
-    if (agent->stacks && agent->samples && agent->symbols) return 0;
+    if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
+    if (agent->stacks && agent->samples && agent->symbols &&
+        (!agent->opts.threads || agent->thread_names))
+        return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;
 }
@@ -126,6 +131,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
+    hs_thread_names_destroy(agent->thread_names);
+    agent->thread_names = NULL;
     agent->stacks = NULL;
     agent->samples = NULL;
     agent->symbols = NULL;

@@ -13,6 +13,7 @@
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_names.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -75,8 +76,26 @@ static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key) {
     return bucket;
 }
 
-static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
-                          jclass klass, jlong size) {
+/* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
+ * A thread renamed after its first sample keeps its first name. */
+static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+    static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
+    if (id != 0 || !agent->thread_names) return id;
+    jvmtiThreadInfo info = {0};
+    jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
+    const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
+    id = hs_thread_names_intern(agent->thread_names, name);
+    if (id == 0) id = hs_thread_names_intern(agent->thread_names, HS_THREAD_NAME_UNKNOWN);
+    if (err == JVMTI_ERROR_NONE) {
+        if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
+        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
+        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    }
+    return id;
+}
+
+static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
+                          jobject object, jclass klass, jlong size) {
     /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare. */
@@ -90,6 +109,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     hs_bucket_key key = {
         .stack_id = hs_stack_store_add(agent->stacks, &slots[0].frame, count, truncated, &new_stack),
         .size = (uint64_t)size,
+        .thread_id = agent->opts.threads ? thread_name_id(agent, jvmti, jni, thread) : 0,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     uint32_t bucket = 0;
@@ -114,7 +134,6 @@ static atomic_int *in_flight_stripe(hs_agent *agent) {
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                                         jobject object, jclass klass, jlong size) {
-    (void)thread;
     if (in_callback) return;
     in_callback = 1;
     hs_agent *agent = hs_agent_get();
@@ -124,7 +143,7 @@ void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread th
     atomic_int *in_flight = in_flight_stripe(agent);
     atomic_fetch_add(in_flight, 1);
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
-        record_sample(agent, jvmti, jni, object, klass, size);
+        record_sample(agent, jvmti, jni, thread, object, klass, size);
     atomic_fetch_sub(in_flight, 1);
     in_callback = 0;
 }

@@ -7,16 +7,23 @@
 #include "snapshot.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "estimate.h"
+#include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "ptr_map.h"
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_names.h"
+
+/* Above this share of allocated bytes under [truncated], the dump warns on stderr. */
+#define HS_TRUNCATION_WARN_SHARE 0.05
 
 typedef struct {
     hs_agent *agent;
@@ -28,6 +35,8 @@ typedef struct {
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
+    int64_t alloc_bytes;            /* alloc_space of every bucket written */
+    int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
 } builder;
 
@@ -70,10 +79,11 @@ static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
 
 /* Fills b->locations for a bucket, leaf first: class, frames, then [truncated] for a cut
  * stack or [no Java frames] for an empty one. Returns the depth. */
-static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
+static uint32_t bucket_locations(builder *b, const hs_bucket_key *key, bool *cut) {
     uint32_t depth = 0, n = 0;
     bool truncated = false;
     const hs_frame *frames = hs_stack_store_get(b->agent->stacks, key->stack_id, &depth, &truncated);
+    *cut = truncated;
     if (!frames) return 0;
     b->locations[n++] = location_for_class(b, key->class_id);
     for (uint32_t i = 0; i < depth; i++) b->locations[n++] = location_for_frame(b, &frames[i]);
@@ -112,7 +122,8 @@ static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summa
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
-    uint32_t depth = bucket_locations(b, &bucket.key);
+    bool truncated = false;
+    uint32_t depth = bucket_locations(b, &bucket.key, &truncated);
     if (depth == 0) return;
     hs_live_amount alloc = bucket_alloc(&bucket, interval);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
@@ -123,6 +134,28 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
     }
     hs_profile_add_sample(b->profile, b->locations, depth, values, (int64_t)bucket.key.size);
+    if (bucket.key.thread_id) {
+        const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
+        hs_profile_label_last_sample(b->profile, "thread", thread ? thread : HS_THREAD_NAME_UNKNOWN);
+    }
+    b->alloc_bytes += alloc.bytes;
+    if (truncated) b->truncated_bytes += alloc.bytes;
+}
+
+/* Says how much of the allocation profile lost its roots to depth=: in a comment, and once
+ * per run on stderr when it is more than a few percent (the profile then misleads). */
+static void report_truncation(builder *b) {
+    static atomic_bool warned;
+    double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
+    int depth = b->agent->opts.depth;
+    hs_profile_add_comment(b->profile,
+                           "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
+                           "deeper than depth=%d, cut under [truncated]",
+                           100 * share, depth);
+    if (share > HS_TRUNCATION_WARN_SHARE && !atomic_exchange(&warned, true))
+        hs_warn("%.1f %% of sampled bytes have stacks deeper than depth=%d and were cut under "
+                "[truncated]; raise depth= (up to 2048) to see their roots",
+                100 * share, depth);
 }
 
 static void add_comments(hs_agent *agent, hs_profile *p) {
@@ -263,6 +296,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     if (ok) add_comments(agent, b.profile);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
+    if (ok) report_truncation(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);
     free(b.function_of_class);
     free(b.locations);
