@@ -149,6 +149,11 @@ static void report_truncation(builder *b) {
     double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
     int depth = b->agent->opts.depth;
     hs_profile_add_comment(b->profile,
+                           "stacks written: %u (pprof samples: one per stack, allocated class, "
+                           "object size%s), from %llu samples recorded",
+                           b->profile->nsamples, b->agent->opts.threads ? " and thread" : "",
+                           (unsigned long long)hs_sample_table_samples(b->agent->samples));
+    hs_profile_add_comment(b->profile,
                            "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
                            "deeper than depth=%d, cut under [truncated]",
                            100 * share, depth);
@@ -165,13 +170,17 @@ static void add_comments(hs_agent *agent, hs_profile *p) {
     hs_profile_add_comment(p, "heapsampler %s", HEAPSAMPLER_VERSION);
     hs_profile_add_comment(p, "options: %s", options);
     hs_profile_add_comment(p, "jvm: %s %s", agent->vm_name, agent->java_version);
+    char start[40], end[40];
+    hs_profile_add_comment(p, "period: %s to %s (UTC)", hs_format_utc(p->time_nanos, start, sizeof start),
+                           hs_format_utc(p->time_nanos + p->duration_nanos, end, sizeof end));
     hs_profile_add_comment(p,
-                           "samples: %llu recorded, %llu dropped (tables full), %llu stack walks "
-                           "failed, %llu stacks truncated at depth=%d",
+                           "samples recorded: %llu (allocations the JVM's sampler picked); "
+                           "dropped: %llu (tables full); stack walks failed: %llu; samples whose "
+                           "stack was cut at depth=%d: %llu",
                            (unsigned long long)hs_sample_table_samples(agent->samples),
                            (unsigned long long)atomic_load(&c->dropped),
-                           (unsigned long long)atomic_load(&c->stack_errors),
-                           (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
+                           (unsigned long long)atomic_load(&c->stack_errors), agent->opts.depth,
+                           (unsigned long long)atomic_load(&c->truncated));
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects");
@@ -221,9 +230,10 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            sum->factor, (unsigned long long)sum->residual_bytes,
                            view->heap.valid ? "" : " (heap unknown: estimates are unscaled)");
     hs_profile_add_comment(p,
-                           "live tracking: %u entries, thinning level %u (1 in %llu samples "
-                           "tracked); %llu samples found no room and were extrapolated from their "
-                           "site's tracked samples",
+                           "live tracking: %u entries (sampled objects followed at this dump), "
+                           "thinning level %u (1 in %llu samples tracked, each counting for "
+                           "that many); %llu samples found no room and were extrapolated from "
+                           "their site's tracked samples",
                            view->tracked, view->level, 1ULL << view->level,
                            (unsigned long long)untracked);
     if (view->humongous_tracked || view->humongous_known)
@@ -234,9 +244,10 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                                view->humongous_known ? "" : " (failed: their liveness is unknown)");
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
+        char when[40];
         if (h->valid)
-            hs_profile_add_comment(p, "live-set history: t=%lld ms epoch %u used %llu bytes",
-                                   (long long)(h->time_nanos / 1000000), h->epoch,
+            hs_profile_add_comment(p, "live-set history: %s GC epoch %u, heap used after it %llu bytes",
+                                   hs_format_utc(h->time_nanos, when, sizeof when), h->epoch,
                                    (unsigned long long)h->used);
     }
 }

@@ -23,8 +23,8 @@ public final class AllocProfiles {
 
     private static final Pattern MARKER = Pattern.compile("//\\s*line:([A-Za-z0-9_.-]+)");
     private static final Pattern SAMPLES_COMMENT = Pattern.compile(
-            "samples: (\\d+) recorded, (\\d+) dropped \\(tables full\\), (\\d+) stack walks "
-            + "failed, (\\d+) stacks truncated at depth=(\\d+)");
+            "samples recorded: (\\d+) .*?; dropped: (\\d+) \\(tables full\\); stack walks failed: "
+            + "(\\d+); samples whose stack was cut at depth=(\\d+): (\\d+)");
 
     private AllocProfiles() {
     }
@@ -40,8 +40,8 @@ public final class AllocProfiles {
             Matcher m = SAMPLES_COMMENT.matcher(comment);
             if (m.find()) {
                 return new SampleCounts(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-                        Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
-                        Integer.parseInt(m.group(5)));
+                        Long.parseLong(m.group(3)), Long.parseLong(m.group(5)),
+                        Integer.parseInt(m.group(4)));
             }
         }
         throw new AssertionError("no \"samples: ...\" comment in " + profile.comments);

@@ -64,8 +64,8 @@ public final class LiveProfile {
     private static final Pattern TRACKING = Pattern.compile(
             "live tracking: (\\d+) entries, thinning level (\\d+) .*");
     private static final Pattern WEAK_REFS = Pattern.compile(
-            "weak refs: (\\d+) created, (\\d+) deleted, (\\d+) tracked at exit; (\\d+) deleted "
-            + "after release; (\\d+) samples left untracked");
+            "weak refs: (\\d+) created .*?, (\\d+) deleted while running .*?, (\\d+) still held at "
+            + "exit .*?; (\\d+) deleted in all .*?; (\\d+) samples left untracked");
 
     public final Pprof pprof;
     private final AgentRunner.Result run;
