@@ -96,7 +96,7 @@ static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jt
 
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                           jobject object, jclass klass, jlong size) {
-    /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
+    /* Sized by depth= (8 KiB at the default 512), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare. */
     frame_slot slots[agent->opts.depth + 1];
