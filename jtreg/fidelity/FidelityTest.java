@@ -90,7 +90,7 @@ public class FidelityTest {
         for (Pprof.Sample s : p.samples) {
             if (p.leafName(s).equals(RESIDUAL)) continue;
             check(s.value(inuseObjects) <= s.value(allocObjects) && s.value(inuseSpace) <= s.value(allocSpace),
-                    "in-use above alloc " + java.util.Arrays.toString(s.values) + " at " + p.stackNames(s));
+                    "in-use above alloc " + java.util.Arrays.toString(s.values()) + " at " + p.stackNames(s));
         }
         List<Pprof.Sample> deep = p.samplesWithFrame("FidelityWorkload.deep");
         check(!deep.isEmpty(), "the 300-frame recursion was not sampled");
