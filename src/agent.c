@@ -192,7 +192,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
     hs_write_profile(agent, jni, agent->output_path);
     hs_counters *c = &agent->counters;
-    hs_info("samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed",
+    hs_info("samples recorded: %llu; dropped: %llu (tables full); stack walks failed: %llu",
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));

@@ -55,6 +55,6 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
         hs_error("%s", err);
         return -1;
     }
-    hs_info("wrote %s (%u samples, %zu bytes)", path, nsamples, len);
+    hs_info("wrote %s (%u stacks written, %zu bytes)", path, nsamples, len);
     return 0;
 }
