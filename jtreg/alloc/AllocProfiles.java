@@ -1,6 +1,6 @@
 /*
  * AllocProfiles: what the allocation-profile tests (jtreg/alloc) share on top of
- * heapsampler.Pprof: the agent's "samples: ..." comment, the raw number of samples behind
+ * heapsampler.Pprof: the agent's "samples recorded: ..." comment, the raw number of samples behind
  * an unbiased bucket, the Java frames of a stack without the pseudo-frames, source lines
  * marked with "// line:NAME" comments, and the JDK's feature version.
  */
@@ -29,12 +29,12 @@ public final class AllocProfiles {
     private AllocProfiles() {
     }
 
-    /** The numbers of the agent's "samples: ..." comment. */
+    /** The numbers of the agent's "samples recorded: ..." comment. */
     public record SampleCounts(long recorded, long dropped, long walksFailed, long truncated,
                                int depth) {
     }
 
-    /** Parses the "samples: N recorded, ..." comment; fails if the profile has none. */
+    /** Parses the "samples recorded: N; ..." comment; fails if the profile has none. */
     public static SampleCounts sampleCounts(Pprof profile) {
         for (String comment : profile.comments) {
             Matcher m = SAMPLES_COMMENT.matcher(comment);
@@ -44,7 +44,7 @@ public final class AllocProfiles {
                         Integer.parseInt(m.group(4)));
             }
         }
-        throw new AssertionError("no \"samples: ...\" comment in " + profile.comments);
+        throw new AssertionError("no \"samples recorded: ...\" comment in " + profile.comments);
     }
 
     /**
