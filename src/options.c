@@ -413,7 +413,7 @@ static const option_row option_table[] = {
      show_log},
     {"help", NULL, "no value (write just 'help')", "print this help and exit", parse_help,
      show_help},
-    {"depth", "512", "a whole number of frames from 1 to 2048",
+    {"depth", "1024", "a whole number of frames from 1 to 2048",
      "maximum number of frames kept per stack; deeper stacks are truncated", parse_depth,
      show_depth},
     {"format", "pprof", "pprof, collapsed",

@@ -15,7 +15,7 @@
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
-    "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=512,format=pprof,live=true," \
+    "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,names=stable,threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
@@ -88,7 +88,7 @@ static void test_defaults(void) {
     CU_ASSERT_STRING_EQUAL(opts.file, "heapsampler-%p.pb.gz");
     CU_ASSERT_EQUAL(opts.log, HS_LOG_WARN);
     CU_ASSERT_FALSE(opts.help);
-    CU_ASSERT_EQUAL(opts.depth, 512);
+    CU_ASSERT_EQUAL(opts.depth, 1024);
     CU_ASSERT_EQUAL(opts.format, HS_FORMAT_PPROF);
     CU_ASSERT_TRUE(opts.live);
     CU_ASSERT_EQUAL(opts.track, 65536);
@@ -430,7 +430,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         const char *default_text;
     } expected[] = {
         {"interval", "512k"}, {"file", "heapsampler-%p.pb.gz"}, {"log", "warn"},
-        {"help", "off"},      {"depth", "512"},                 {"format", "pprof"},
+        {"help", "off"},      {"depth", "1024"},                {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"},
     };
@@ -508,7 +508,7 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options opts = parse_ok("help,interval=1g");
     char text[512];
     hs_options_format(&opts, text, sizeof text);
-    CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=512,"
+    CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=1024,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,names=stable,threads=false");
 }
