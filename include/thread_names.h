@@ -14,17 +14,19 @@
 
 typedef struct hs_thread_names hs_thread_names;
 
-/* Room for `capacity` distinct names. NULL on ENOMEM. */
+/* Room for `capacity` distinct names (at least 1), id HS_THREAD_UNKNOWN_ID already taken by
+ * HS_THREAD_NAME_UNKNOWN. NULL on ENOMEM. */
 hs_thread_names *hs_thread_names_create(uint32_t capacity);
 void hs_thread_names_destroy(hs_thread_names *names);
 
 /* The id (>= 1) of name, adding a copy on first sight; 0 when the table is full or the
- * copy cannot be made (the caller then labels the thread HS_THREAD_NAME_UNKNOWN). */
+ * copy cannot be made (the caller then uses HS_THREAD_UNKNOWN_ID). */
 uint32_t hs_thread_names_intern(hs_thread_names *names, const char *name);
 
 /* The name of an id from intern; NULL for 0 and ids not (yet) handed out. */
 const char *hs_thread_names_get(const hs_thread_names *names, uint32_t id);
 
 #define HS_THREAD_NAME_UNKNOWN "[unknown thread]"
+#define HS_THREAD_UNKNOWN_ID 1u
 
 #endif

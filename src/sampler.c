@@ -85,7 +85,7 @@ static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jt
     jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
     const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
     id = hs_thread_names_intern(agent->thread_names, name);
-    if (id == 0) id = hs_thread_names_intern(agent->thread_names, HS_THREAD_NAME_UNKNOWN);
+    if (id == 0) id = HS_THREAD_UNKNOWN_ID; /* table full: never ask again for this thread */
     if (err == JVMTI_ERROR_NONE) {
         if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
         if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);

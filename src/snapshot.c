@@ -35,6 +35,7 @@ typedef struct {
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
+    uint32_t stacks_written;        /* buckets written as pprof samples */
     int64_t alloc_bytes;            /* alloc_space of every bucket written */
     int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
@@ -138,20 +139,22 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
         hs_profile_label_last_sample(b->profile, "thread", thread ? thread : HS_THREAD_NAME_UNKNOWN);
     }
+    b->stacks_written++;
     b->alloc_bytes += alloc.bytes;
     if (truncated) b->truncated_bytes += alloc.bytes;
 }
 
-/* Says how much of the allocation profile lost its roots to depth=: in a comment, and once
- * per run on stderr when it is more than a few percent (the profile then misleads). */
-static void report_truncation(builder *b) {
+/* What was written, and how much of the allocation profile lost its roots to depth=: in
+ * comments, and once per run on stderr when that is more than a few percent (the profile
+ * then misleads). */
+static void add_summary_comments(builder *b) {
     static atomic_bool warned;
     double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
     int depth = b->agent->opts.depth;
     hs_profile_add_comment(b->profile,
                            "stacks written: %u (pprof samples: one per stack, allocated class, "
                            "object size%s), from %llu samples recorded",
-                           b->profile->nsamples, b->agent->opts.threads ? " and thread" : "",
+                           b->stacks_written, b->agent->opts.threads ? " and thread" : "",
                            (unsigned long long)hs_sample_table_samples(b->agent->samples));
     hs_profile_add_comment(b->profile,
                            "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
@@ -307,7 +310,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
     if (ok) add_comments(agent, b.profile);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
-    if (ok) report_truncation(&b);
+    if (ok) add_summary_comments(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);
     free(b.function_of_class);
     free(b.locations);

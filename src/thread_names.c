@@ -14,10 +14,10 @@ struct hs_thread_names {
 hs_thread_names *hs_thread_names_create(uint32_t capacity) {
     hs_thread_names *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    t->capacity = capacity;
-    t->names = calloc((size_t)capacity + 1, sizeof *t->names);
-    if (!t->names) {
-        free(t);
+    t->capacity = capacity > 0 ? capacity : 1;
+    t->names = calloc((size_t)t->capacity + 1, sizeof *t->names);
+    if (!t->names || hs_thread_names_intern(t, HS_THREAD_NAME_UNKNOWN) != HS_THREAD_UNKNOWN_ID) {
+        hs_thread_names_destroy(t);
         return NULL;
     }
     return t;
@@ -25,7 +25,7 @@ hs_thread_names *hs_thread_names_create(uint32_t capacity) {
 
 void hs_thread_names_destroy(hs_thread_names *t) {
     if (!t) return;
-    for (uint32_t i = 1; i <= t->capacity; i++) free(atomic_load(&t->names[i]));
+    for (uint32_t i = 1; t->names && i <= t->capacity; i++) free(atomic_load(&t->names[i]));
     free((void *)t->names);
     free(t);
 }

@@ -23,13 +23,14 @@ static void test_equal_names_share_an_id(void) {
 }
 
 static void test_full_table_returns_zero(void) {
-    hs_thread_names *t = hs_thread_names_create(2);
+    hs_thread_names *t = hs_thread_names_create(3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "a"), 1);
-    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "b"), 2);
+    CU_ASSERT_STRING_EQUAL(hs_thread_names_get(t, HS_THREAD_UNKNOWN_ID), HS_THREAD_NAME_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "a"), 2);
+    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "b"), 3);
     CU_ASSERT_EQUAL(hs_thread_names_intern(t, "c"), 0);
     CU_ASSERT_EQUAL(hs_thread_names_intern(t, "d"), 0);
-    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "a"), 1); /* known names still found */
+    CU_ASSERT_EQUAL(hs_thread_names_intern(t, "a"), 2); /* known names still found */
     hs_thread_names_destroy(t);
 }
 
@@ -53,7 +54,7 @@ static void *intern_all(void *arg) {
 /* Threads interning the same names at once: every id maps back to the right name. */
 static void test_concurrent_interning(void) {
     for (int round = 0; round < stress_rounds(); round++) {
-        hs_thread_names *t = hs_thread_names_create(RACERS * NAMES);
+        hs_thread_names *t = hs_thread_names_create(RACERS * NAMES + 1);
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
         racer racers[RACERS];
         for (int i = 0; i < RACERS; i++) racers[i].table = t;
