@@ -35,7 +35,6 @@ typedef struct {
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
-    uint32_t stacks_written;        /* buckets written as pprof samples */
     int64_t alloc_bytes;            /* alloc_space of every bucket written */
     int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
@@ -139,7 +138,6 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
         hs_profile_label_last_sample(b->profile, "thread", thread ? thread : HS_THREAD_NAME_UNKNOWN);
     }
-    b->stacks_written++;
     b->alloc_bytes += alloc.bytes;
     if (truncated) b->truncated_bytes += alloc.bytes;
 }
@@ -152,9 +150,9 @@ static void add_summary_comments(builder *b) {
     double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
     int depth = b->agent->opts.depth;
     hs_profile_add_comment(b->profile,
-                           "stacks written: %u (pprof samples: one per stack, allocated class, "
-                           "object size%s), from %llu samples recorded",
-                           b->stacks_written, b->agent->opts.threads ? " and thread" : "",
+                           "stacks written: %u (pprof samples: one per stack, allocated class%s "
+                           "and object size, any pseudo-site included), from %llu samples recorded",
+                           b->profile->nsamples, b->agent->opts.threads ? ", thread" : "",
                            (unsigned long long)hs_sample_table_samples(b->agent->samples));
     hs_profile_add_comment(b->profile,
                            "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
