@@ -54,9 +54,11 @@ void hs_live_scale_apply(const hs_live_estimate *estimates, size_t count, uint64
 
 /* Holds every bucket to Go's convention in-use <= allocated: a bucket whose in-use
  * exceeds its allocation (both rounded independently, or a thinned sample weighing more
- * than its site allocated) is cut to it, bytes and objects separately. The bytes cut go to
- * the residual pseudo-site, so the profile's in-use total is unchanged; total_bytes and
- * total_objects drop by what was cut. alloc[i] is bucket i's allocation estimate. */
+ * than its site allocated) is cut to it, bytes and objects separately. When the heap is
+ * known, the bytes cut go to the residual pseudo-site, so the profile's in-use total (the
+ * heap) is unchanged; with the heap unknown they are dropped (there is no residual then).
+ * total_bytes and total_objects drop by what was cut. alloc[i] is bucket i's allocation
+ * estimate. */
 void hs_live_cap_to_alloc(hs_live_amount *inuse, const hs_live_amount *alloc, size_t count,
                           hs_live_scale_summary *summary);
 

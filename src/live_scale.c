@@ -89,7 +89,7 @@ void hs_live_cap_to_alloc(hs_live_amount *inuse, const hs_live_amount *alloc, si
         if (excess_bytes > 0) {
             inuse[i].bytes = alloc[i].bytes;
             summary->total_bytes -= excess_bytes;
-            summary->residual_bytes += excess_bytes;
+            if (summary->heap_known) summary->residual_bytes += excess_bytes;
         }
         if (excess_objects > 0) {
             inuse[i].objects = alloc[i].objects;

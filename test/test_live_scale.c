@@ -193,6 +193,13 @@ static void test_cap_to_alloc(void) {
     CU_ASSERT_EQUAL(s.total_bytes + s.residual_bytes, heap_total);
     CU_ASSERT_EQUAL(s.total_bytes, out[0].bytes + out[1].bytes + out[2].bytes);
     CU_ASSERT_EQUAL(s.total_objects, 5);
+
+    /* heap unknown: no residual pseudo-site appears; the excess is dropped */
+    hs_live_scale_apply(est, 3, 0, HS_SCALE_RESIDUAL, out, &s);
+    hs_live_cap_to_alloc(out, alloc, 3, &s);
+    check_amount(&out[0], 2097168, 1);
+    CU_ASSERT_EQUAL(s.residual_bytes, 0);
+    CU_ASSERT_EQUAL(s.total_bytes, out[0].bytes + out[1].bytes + out[2].bytes);
 }
 
 void register_tests(void) {

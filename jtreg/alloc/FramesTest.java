@@ -89,7 +89,7 @@ public class FramesTest {
                     + site.leaves() + ", got " + leaves);
         }
         AllocProfiles.SampleCounts counts = AllocProfiles.sampleCounts(p);
-        check(counts.depth() == 64 && counts.dropped() == 0,
+        check(counts.depth() == 1024 && counts.dropped() == 0,
                 "unexpected counts in the samples comment: " + counts);
     }
 
