@@ -432,7 +432,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"interval", "512k"}, {"file", "heapsampler-%p.pb.gz"}, {"log", "warn"},
         {"help", "off"},      {"depth", "1024"},                {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
-        {"live_scale", "residual"},
+        {"live_scale", "residual"}, {"names", "stable"},           {"threads", "false"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
