@@ -281,7 +281,9 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     hs_live_scale_summary sum;
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
     hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
-    if (cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
+    /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
+    bool scaled = sum.heap_known && agent->opts.live_scale == HS_SCALE_PROPORTIONAL;
+    if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
         free(est);
         hs_live_view_free(&view);
         return -1;
