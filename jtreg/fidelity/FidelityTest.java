@@ -102,11 +102,16 @@ public class FidelityTest {
         return p;
     }
 
-    /** Functions of the workload's own code, its lambdas' classes included. */
+    /**
+     * Functions of the workload's own code, its lambdas' classes included, on the worker
+     * threads' stacks (sampled hundreds of times per run; main's few allocations are not).
+     */
     static Set<String> workloadFunctions(Pprof p) {
         Set<String> names = new TreeSet<>();
-        for (Pprof.Function f : p.functions) {
-            if (f.name().startsWith("FidelityWorkload") || f.name().startsWith(CJK)) names.add(f.name());
+        for (Pprof.Sample s : p.samplesWithFrame("FidelityWorkload.run")) {
+            for (String name : p.stackNames(s)) {
+                if (name.startsWith("FidelityWorkload") || name.startsWith(CJK)) names.add(name);
+            }
         }
         return names;
     }

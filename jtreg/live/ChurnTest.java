@@ -108,12 +108,16 @@ public class ChurnTest {
         long size = p.objectSize(KNOWN);
         double prob = LiveProfile.sampleProbability(size, INTERVAL);
         int objectsIndex = p.pprof.typeIndex("inuse_objects");
+        int allocIndex = p.pprof.typeIndex("alloc_objects");
         double weight = 0;
         int buckets = 0;
         int otherBuckets = 0;
         for (Pprof.Sample s : p.pprof.samples) {
             if (s.value(objectsIndex) == 0) continue;
             if (p.matches(s, KNOWN)) {
+                // A bucket capped at its allocation (in-use <= alloc) is no longer a whole
+                // number of entries: leave it out of the weight (it still holds its entries).
+                if (s.value(objectsIndex) == s.value(allocIndex)) continue;
                 weight += s.value(objectsIndex) * prob;
                 buckets++;
             } else {
