@@ -45,6 +45,7 @@ typedef struct {
      * report 0). Non-zero in residual mode when heap > total_bytes, and in
      * proportional mode when there are no live bytes to scale (the whole heap). */
     int64_t residual_bytes;
+    int64_t capped_bytes; /* taken off sites by hs_live_cap_to_alloc */
 } hs_live_scale_summary;
 
 /* Scales count estimates into out[0 .. count-1] (out may not alias estimates) and

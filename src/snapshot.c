@@ -225,11 +225,13 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
     hs_profile_add_comment(p,
                            "inuse: as of the last GC (epoch %u); unbiased live estimate %.0f bytes, "
                            "%.0f objects; live_scale=%s factor %.4f; %llu bytes not attributed to "
-                           "samples%s",
+                           "samples%s; %llu bytes taken off sites to keep each site's in-use at "
+                           "most its allocation",
                            view->epoch, sum->raw_bytes, sum->raw_objects,
                            mode == HS_SCALE_PROPORTIONAL ? "proportional" : "residual",
                            sum->factor, (unsigned long long)sum->residual_bytes,
-                           view->heap.valid ? "" : " (heap unknown: estimates are unscaled)");
+                           view->heap.valid ? "" : " (heap unknown: estimates are unscaled)",
+                           (unsigned long long)sum->capped_bytes);
     hs_profile_add_comment(p,
                            "live tracking: %u entries (sampled objects followed at this dump), "
                            "thinning level %u (1 in %llu samples tracked, each counting for "
