@@ -22,6 +22,7 @@ struct hs_sample_table;
 struct hs_symbols;
 struct hs_live_tracker;
 struct hs_throttle;
+struct hs_thread_names;
 
 typedef enum {
     HS_PHASE_UNLOADED = 0, /* nothing set up */
@@ -69,6 +70,7 @@ typedef struct hs_agent {
      * whoever holds an in-flight count may use the tracker it read (see hs_agent_enter). */
     _Atomic(struct hs_live_tracker *) live;
     pthread_mutex_t lifecycle_lock; /* serializes VMDeath and the commands of control.c */
+    struct hs_thread_names *thread_names; /* threads=true: names for the "thread" label */
 
     atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
     char java_version[64];

@@ -26,10 +26,24 @@ size_t hs_method_system_name(const char *class_signature, const char *method,
                              const char *method_signature, char *out, size_t outlen);
 
 /* Package path of the class + source file: ("Ljava/util/ArrayList;", "ArrayList.java") ->
- * "java/util/ArrayList.java". With no source file: the class's internal name + ".java"
- * is NOT guessed; the result is "" (unknown). */
+ * "java/util/ArrayList.java". Only the last path component of the source file is used:
+ * generated classes (BoundMethodHandle$Species_LL) carry their whole internal name there,
+ * which must not get the package twice. With no source file: the class's internal name +
+ * ".java" is NOT guessed; the result is "" (unknown). */
 size_t hs_source_path(const char *class_signature, const char *source_file, char *out,
                       size_t outlen);
+
+/* Makes a name the same in every JVM: drops hidden-class addresses and JDK 17's lambda
+ * counters, wherever they occur (class signatures, dotted names, method signatures):
+ *   "LFoo$$Lambda$14.0x0000000800c03000;"    -> "LFoo$$Lambda;"       (JDK 17)
+ *   "Foo$$Lambda/0x0000712c3c00a000"         -> "Foo$$Lambda"         (JDK 25, Class.getName)
+ *   "java.lang.invoke.LambdaForm$MH.0x00007f5658005000.invoke"
+ *                                            -> "java.lang.invoke.LambdaForm$MH.invoke"
+ * An address is '.' or '/', "0x", at least 4 hex digits, then the end or one of ";./[".
+ * The counter is the digits after "$$Lambda$" (JDK 17 numbers lambda classes in the
+ * order the JVM spins them up, which differs between runs). Other text is copied.
+ * out may be name itself (the result is never longer). */
+size_t hs_stable_name(const char *name, char *out, size_t outlen);
 
 /* One row of a method's line-number table: code from bytecode index `bci` on belongs
  * to source line `line`. */

@@ -45,11 +45,22 @@ typedef struct {
      * report 0). Non-zero in residual mode when heap > total_bytes, and in
      * proportional mode when there are no live bytes to scale (the whole heap). */
     int64_t residual_bytes;
+    int64_t capped_bytes; /* taken off sites by hs_live_cap_to_alloc */
 } hs_live_scale_summary;
 
 /* Scales count estimates into out[0 .. count-1] (out may not alias estimates) and
  * fills *summary. heap_used: bytes in use after the last GC, 0 if unknown. */
 void hs_live_scale_apply(const hs_live_estimate *estimates, size_t count, uint64_t heap_used,
                          hs_live_scale mode, hs_live_amount *out, hs_live_scale_summary *summary);
+
+/* Holds every bucket to Go's convention in-use <= allocated: a bucket whose in-use
+ * exceeds its allocation (both rounded independently, or a thinned sample weighing more
+ * than its site allocated) is cut to it, bytes and objects separately. When the heap is
+ * known, the bytes cut go to the residual pseudo-site, so the profile's in-use total (the
+ * heap) is unchanged; with the heap unknown they are dropped (there is no residual then).
+ * total_bytes and total_objects drop by what was cut. alloc[i] is bucket i's allocation
+ * estimate. */
+void hs_live_cap_to_alloc(hs_live_amount *inuse, const hs_live_amount *alloc, size_t count,
+                          hs_live_scale_summary *summary);
 
 #endif

@@ -1,7 +1,7 @@
 /* profile.h: a heap profile in memory, independent of any output format.
  *
  * The snapshot (snapshot.c) builds one of these from the agent's tables; the pprof and
- * collapsed encoders read it. Keeping the model separate from the exit path lets a dump
+ * collapsed encoders read it. Every string is stored as standard UTF-8 (utf8.h). Keeping the model separate from the exit path lets a dump
  * happen at any time (on demand, periodically, on OutOfMemoryError). The profile owns
  * copies of every string it is given. Not thread-safe: one builder at a time. */
 #ifndef HS_PROFILE_H
@@ -30,6 +30,8 @@ typedef struct {
     int64_t values[HS_PROFILE_MAX_VALUES]; /* one per sample type */
     int64_t object_size;                   /* numeric label "bytes"; 0 = no label */
     int64_t gc_age;                        /* numeric label "gc_age"; 0 = no label */
+    char *label_key;                       /* one string label (e.g. "thread"), NULL = none */
+    char *label_value;
 } hs_sample;
 
 typedef struct {
@@ -81,6 +83,10 @@ int hs_profile_add_sample(hs_profile *p, const uint32_t *locations, uint32_t dep
 /* The same, with a gc_age label (live_age.h; 0 = none). */
 int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
                                const int64_t *values, int64_t object_size, int64_t gc_age);
+
+/* Gives the samples first..nsamples-1 a string label key=value (replacing an earlier one):
+ * a site whose values are split over several samples labels them all. 0 or -1. */
+int hs_profile_label_samples(hs_profile *p, uint32_t first, const char *key, const char *value);
 int hs_profile_add_comment(hs_profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,5 +1,5 @@
 /* sample_table.h: aggregated allocation samples, one bucket per
- * (stack id, allocated class id, object size), lock-free for concurrent recorders.
+ * (stack id, allocated class id, object size, thread name id), lock-free for concurrent recorders.
  *
  * A bucket keeps the number of samples and the sum of their weights in fixed point
  * (HS_WEIGHT_ONE = one sample of the JVM's sampler). Without a rate cap every sample
@@ -20,6 +20,7 @@ typedef struct {
     uint32_t stack_id;
     uint32_t class_id;
     uint64_t size; /* object size in bytes */
+    uint32_t thread_id; /* thread-name id with threads=true (thread_names.h), else 0 */
 } hs_bucket_key;
 
 typedef struct {

@@ -15,6 +15,7 @@
 #define HS_SYMBOLS_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "class_cache.h"
@@ -53,6 +54,10 @@ const hs_method_info *hs_symbols_cached_method(const hs_symbols *symbols, jmetho
 uint32_t hs_symbols_class_id(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass);
 /* "byte[]", "java.lang.String" for an id from hs_symbols_class_id; NULL for others. */
 const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
+
+/* names=raw: keep names exactly as the JVM gives them. By default hidden-class addresses
+ * and lambda counters are dropped (hs_stable_name). Call before the first resolution. */
+void hs_symbols_set_raw_names(hs_symbols *symbols, bool raw);
 
 uint32_t hs_symbols_method_count(const hs_symbols *symbols);
 uint32_t hs_symbols_class_count(const hs_symbols *symbols);

@@ -3,7 +3,9 @@
 #define HS_WALL_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Nanoseconds since the epoch (CLOCK_REALTIME). */
@@ -30,6 +32,20 @@ static inline bool hs_wait_until(bool (*done)(void *arg), void *arg, int timeout
         nanosleep(&pause, NULL);
     }
     return true;
+}
+
+/* ns since the epoch -> ISO-8601 UTC with milliseconds, "2026-11-23T02:31:30.799Z".
+ * Returns buf (always NUL-terminated; "unknown", cut to fit, when the time cannot be
+ * shown or does not fit). */
+static inline const char *hs_format_utc(int64_t nanos, char *buf, size_t len) {
+    time_t secs = (time_t)(nanos / 1000000000);
+    struct tm tm;
+    size_t n = 0;
+    if (len == 0) return buf;
+    if (nanos >= 0 && gmtime_r(&secs, &tm)) n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (n == 0 || (size_t)snprintf(buf + n, len - n, ".%03dZ", (int)(nanos / 1000000 % 1000)) >= len - n)
+        snprintf(buf, len, "unknown");
+    return buf;
 }
 
 #endif

@@ -15,5 +15,7 @@ fi
 echo "install-deps: installing ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+# Wait (up to 10 min) for another package manager run, e.g. unattended-upgrades, to finish.
+apt_wait=(-o DPkg::Lock::Timeout=600)
+$SUDO apt-get "${apt_wait[@]}" update -qq
+$SUDO apt-get "${apt_wait[@]}" install -y -qq "${missing[@]}" >/dev/null

@@ -27,6 +27,7 @@
 #include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_names.h"
 #include "throttle.h"
 
 /* Table sizes come from memory= (budget.c). Memory is calloc'd, so untouched parts cost
@@ -39,6 +40,8 @@ static int plan_budget(const hs_options *opts, hs_budget *budget) {
     hs_error("%s", err);
     return -1;
 }
+
+#define MAX_THREAD_NAMES (1u << 14) /* distinct thread names (threads=true) */
 
 
 /* "JVMTI_ERROR_NOT_AVAILABLE (98)" into buf. */
@@ -144,8 +147,11 @@ static int create_tables(hs_agent *agent) {
     if (agent->opts.rate > 0) /* rate cap (throttle.h) */
         agent->throttle = hs_throttle_create(agent->opts.rate, agent->opts.rate_period_ns,
                                              (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
+    if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
+    if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
     if (agent->stacks && agent->samples && agent->symbols &&
-        (agent->opts.rate == 0 || agent->throttle))
+        (agent->opts.rate == 0 || agent->throttle) &&
+        (!agent->opts.threads || agent->thread_names))
         return 0;
     hs_error("out of memory allocating the sampling tables");
     return -1;
@@ -155,6 +161,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
+    hs_thread_names_destroy(agent->thread_names);
+    agent->thread_names = NULL;
     agent->stacks = NULL;
     agent->samples = NULL;
     agent->symbols = NULL;
@@ -198,7 +206,7 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
                              sizeof overflow))
         hs_warn("%s", overflow);
     hs_counters *c = &agent->counters;
-    hs_info("samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed",
+    hs_info("samples recorded: %llu; dropped: %llu (tables full); stack walks failed: %llu",
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));

@@ -1,6 +1,7 @@
 /* jvm_names.c: JVM signatures -> readable Java names (see jvm_names.h). */
 #include "jvm_names.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,50 @@ size_t hs_source_path(const char *class_signature, const char *source_file, char
                 if (*p == '/') slash = p;
             if (slash) append(out, outlen, &pos, s + 1, (size_t)(slash - s));
         }
-        append(out, outlen, &pos, source_file, strlen(source_file));
+        const char *base = strrchr(source_file, '/');
+        base = base ? base + 1 : source_file;
+        append(out, outlen, &pos, base, strlen(base));
+    }
+    terminate(out, outlen, pos);
+    return pos;
+}
+
+static bool is_hex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Length of a hidden-class address at s ("/0x7f56..." or ".0x7f56..."), 0 if none. */
+static size_t address_length(const char *s) {
+    if ((s[0] != '.' && s[0] != '/') || s[1] != '0' || s[2] != 'x') return 0;
+    size_t n = 3;
+    while (is_hex(s[n])) n++;
+    bool ends = s[n] == '\0' || strchr(";./[", s[n]) != NULL;
+    return n - 3 >= 4 && ends ? n : 0;
+}
+
+/* Length of a JDK 17 lambda counter at s ("$14" right after "$$Lambda"), 0 if none. */
+static size_t lambda_counter_length(const char *name, const char *s) {
+    static const char MARK[] = "$$Lambda";
+    size_t mark = sizeof MARK - 1;
+    if ((size_t)(s - name) < mark || strncmp(s - mark, MARK, mark) != 0 || s[0] != '$') return 0;
+    size_t n = 1;
+    while (s[n] >= '0' && s[n] <= '9') n++;
+    return n > 1 && (s[n] == '\0' || strchr(";./[", s[n]) != NULL) ? n : 0;
+}
+
+size_t hs_stable_name(const char *name, char *out, size_t outlen) {
+    const char *s = name ? name : "";
+    size_t pos = 0;
+    for (const char *p = s; *p;) {
+        size_t skip = address_length(p);
+        if (!skip) skip = lambda_counter_length(s, p);
+        if (skip) {
+            p += skip;
+        } else { /* one byte at a time, never ahead of p: out may be name itself */
+            if (pos + 1 < outlen) out[pos] = *p;
+            pos++;
+            p++;
+        }
     }
     terminate(out, outlen, pos);
     return pos;

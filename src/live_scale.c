@@ -59,6 +59,7 @@ void hs_live_scale_apply(const hs_live_estimate *estimates, size_t count, uint64
     summary->raw_objects = raw_objects;
     summary->factor = 1.0;
     summary->residual_bytes = 0;
+    summary->capped_bytes = 0;
 
     int64_t total_bytes = to_int64(raw_bytes);
     if (heap > 0 && mode == HS_SCALE_PROPORTIONAL) {
@@ -79,4 +80,22 @@ void hs_live_scale_apply(const hs_live_estimate *estimates, size_t count, uint64
 
     if (heap > 0 && mode == HS_SCALE_RESIDUAL && heap > summary->total_bytes)
         summary->residual_bytes = heap - summary->total_bytes;
+}
+
+void hs_live_cap_to_alloc(hs_live_amount *inuse, const hs_live_amount *alloc, size_t count,
+                          hs_live_scale_summary *summary) {
+    for (size_t i = 0; i < count; i++) {
+        int64_t excess_bytes = inuse[i].bytes - alloc[i].bytes;
+        int64_t excess_objects = inuse[i].objects - alloc[i].objects;
+        if (excess_bytes > 0) {
+            inuse[i].bytes = alloc[i].bytes;
+            summary->total_bytes -= excess_bytes;
+            summary->capped_bytes += excess_bytes;
+            if (summary->heap_known) summary->residual_bytes += excess_bytes;
+        }
+        if (excess_objects > 0) {
+            inuse[i].objects = alloc[i].objects;
+            summary->total_objects -= excess_objects;
+        }
+    }
 }

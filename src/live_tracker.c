@@ -607,8 +607,10 @@ void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained) {
     uint64_t deleted_before = atomic_load(&c->live_deleted);
     release_all(agent, t, jni);
     /* The leak check the churn test reads: created - deleted == tracked, then all released. */
-    hs_info("weak refs: %llu created, %llu deleted, %u tracked at exit; %llu deleted after "
-            "release; %llu samples left untracked",
+    hs_info("weak refs: %llu created (one per tracked sample), %llu deleted while running "
+            "(object collected, or its sample thinned out), %u still held at exit (created - "
+            "deleted); %llu deleted in all after releasing those (equals created when none "
+            "leaked); %llu samples left untracked (table full: extrapolated from their site)",
             (unsigned long long)stats.inserted, (unsigned long long)deleted_before,
             stats.occupancy, (unsigned long long)atomic_load(&c->live_deleted),
             (unsigned long long)atomic_load(&c->live_untracked));

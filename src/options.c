@@ -546,6 +546,36 @@ static const char *show_rate(const hs_options *opts, char *scratch, size_t len) 
 
 /* ---- The table ------------------------------------------------------------------------ */
 
+/* ---- Fidelity: stable names, thread labels ------------------------------------------ */
+
+static const char *const NAMES_NAMES[] = {"stable", "raw"};
+
+static int parse_names(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, NAMES_NAMES, COUNT_OF(NAMES_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->raw_names = index == 1;
+    return 0;
+}
+
+static const char *show_names(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return NAMES_NAMES[opts->raw_names ? 1 : 0];
+}
+
+static int parse_threads(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
+    if (index < 0) return -1;
+    opts->threads = index == 1;
+    return 0;
+}
+
+static const char *show_threads(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return BOOL_NAMES[opts->threads ? 1 : 0];
+}
+
 typedef struct {
     const char *name;
     const char *default_text; /* NULL: a flag, given without a value */
@@ -568,7 +598,7 @@ static const option_row option_table[] = {
      show_log},
     {"help", NULL, "no value (write just 'help')", "print this help and exit", parse_help,
      show_help},
-    {"depth", "64", "a whole number of frames from 1 to 2048",
+    {"depth", "1024", "a whole number of frames from 1 to 2048",
      "maximum number of frames kept per stack; deeper stacks are truncated", parse_depth,
      show_depth},
     {"format", "pprof", "pprof, collapsed, html",
@@ -621,6 +651,14 @@ static const option_row option_table[] = {
      "most samples kept per second (or minute); the kept ones are weighted, so estimates "
      "stay unbiased",
      parse_rate, show_rate},
+    /* fidelity */
+    {"names", "stable", "stable, raw",
+     "stable: hidden-class addresses and lambda counters dropped from names, so runs line up; "
+     "raw: names exactly as the JVM gives them",
+     parse_names, show_names},
+    {"threads", "false", "true, false",
+     "label each sample with its Java thread's name (string label 'thread')", parse_threads,
+     show_threads},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)

@@ -40,6 +40,7 @@ enum {
     SAMPLE_LABEL = 3,
 
     LABEL_KEY = 1,
+    LABEL_STR = 2,
     LABEL_NUM = 3,
     LABEL_NUM_UNIT = 4,
 
@@ -259,9 +260,10 @@ static int intern_all_strings(encoder *e) {
         str_index(e, p->sample_types[i].unit);
     }
     for (uint32_t i = 0; i < p->nsamples; i++) {
-        if (p->samples[i].object_size > 0) {
-            str_index(e, OBJECT_SIZE_LABEL);
-            break;
+        if (p->samples[i].object_size > 0) str_index(e, OBJECT_SIZE_LABEL);
+        if (p->samples[i].label_key) {
+            str_index(e, p->samples[i].label_key);
+            str_index(e, p->samples[i].label_value);
         }
     }
     for (uint32_t i = 0; i < p->nsamples; i++) {
@@ -316,6 +318,12 @@ static void write_sample(encoder *e, const hs_sample *s) {
         size_t label = begin_len_field(b, SAMPLE_LABEL);
         put_uint_field(b, LABEL_KEY, str_index(e, GC_AGE_LABEL));
         put_int_field(b, LABEL_NUM, s->gc_age);
+        end_len_field(b, label);
+    }
+    if (s->label_key) {
+        size_t label = begin_len_field(b, SAMPLE_LABEL);
+        put_uint_field(b, LABEL_KEY, str_index(e, s->label_key));
+        put_uint_field(b, LABEL_STR, str_index(e, s->label_value));
         end_len_field(b, label);
     }
     end_len_field(b, start);

@@ -9,6 +9,7 @@
 #include "profile.h"
 
 #include "hash.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -32,8 +33,9 @@ static void set_failed(hs_profile *p) {
     errno = ENOMEM;
 }
 
-/* strdup that treats NULL as "": the encoders can rely on every string being set. */
-static char *copy_string(const char *s) { return strdup(s ? s : ""); }
+/* A copy in standard UTF-8 (the JVM's names are modified UTF-8, see utf8.h), NULL taken
+ * as "": the encoders can rely on every string being set and valid. */
+static char *copy_string(const char *s) { return hs_utf8_dup(s); }
 
 /* Copies type and unit into *out. 0, or -1 with the profile marked failed (and *out
  * untouched) when either copy cannot be made. */
@@ -125,7 +127,11 @@ void hs_profile_free(hs_profile *p) {
     }
     free(p->functions);
     free(p->locations);
-    for (uint32_t i = 0; i < p->nsamples; i++) free(p->samples[i].locations);
+    for (uint32_t i = 0; i < p->nsamples; i++) {
+        free(p->samples[i].locations);
+        free(p->samples[i].label_key);
+        free(p->samples[i].label_value);
+    }
     free(p->samples);
     for (uint32_t i = 0; i < p->ncomments; i++) free(p->comments[i]);
     free(p->comments);
@@ -270,6 +276,35 @@ int hs_profile_add_comment(hs_profile *p, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    p->comments[p->ncomments++] = text;
+    char *utf8 = copy_string(text); /* options and JVM names may carry any bytes */
+    free(text);
+    if (!utf8) {
+        set_failed(p);
+        return -1;
+    }
+    p->comments[p->ncomments++] = utf8;
+    return 0;
+}
+
+/* Gives sample s the label key=value (copies), replacing an earlier one. 0 or -1. */
+static int label_sample(hs_profile *p, hs_sample *s, const char *key, const char *value) {
+    char *key_copy = copy_string(key), *value_copy = copy_string(value);
+    if (!key_copy || !value_copy) {
+        free(key_copy);
+        free(value_copy);
+        set_failed(p);
+        return -1;
+    }
+    free(s->label_key);
+    free(s->label_value);
+    s->label_key = key_copy;
+    s->label_value = value_copy;
+    return 0;
+}
+
+int hs_profile_label_samples(hs_profile *p, uint32_t first, const char *key, const char *value) {
+    if (p->failed || first >= p->nsamples) return -1;
+    for (uint32_t i = first; i < p->nsamples; i++)
+        if (label_sample(p, &p->samples[i], key, value) != 0) return -1;
     return 0;
 }

@@ -79,7 +79,7 @@ int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
         return -1;
     }
     if (write_encoded(path, bytes, len) != 0) return -1;
-    hs_info("wrote %s (%u samples, %zu bytes)", path, nsamples, len);
+    hs_info("wrote %s (%u stacks written, %zu bytes)", path, nsamples, len);
     return 0;
 }
 
@@ -91,6 +91,6 @@ int hs_write_profile_file(const hs_profile *profile, const char *path) {
         return -1;
     }
     if (write_encoded(path, bytes, len) != 0) return -1;
-    hs_info("wrote %s (%u samples, %zu bytes)", path, profile->nsamples, len);
+    hs_info("wrote %s (%u stacks written, %zu bytes)", path, profile->nsamples, len);
     return 0;
 }

@@ -43,11 +43,12 @@ struct hs_sample_table {
 
 static uint64_t hash_key(hs_bucket_key key) {
     uint64_t ids = (uint64_t)key.class_id << 32 | key.stack_id;
-    return hs_mix64(hs_mix64(ids + 0x9e3779b97f4a7c15ULL) ^ key.size);
+    return hs_mix64(hs_mix64(ids + 0x9e3779b97f4a7c15ULL) ^ key.size ^ (uint64_t)key.thread_id << 48);
 }
 
 static bool key_equals(hs_bucket_key a, hs_bucket_key b) {
-    return a.stack_id == b.stack_id && a.class_id == b.class_id && a.size == b.size;
+    return a.stack_id == b.stack_id && a.class_id == b.class_id && a.size == b.size &&
+           a.thread_id == b.thread_id;
 }
 
 hs_sample_table *hs_sample_table_create(uint32_t capacity) {

@@ -17,6 +17,7 @@
 #include "stack_store.h"
 #include "symbols.h"
 #include "throttle.h"
+#include "thread_names.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -79,6 +80,24 @@ static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key, uint64_t we
     return bucket;
 }
 
+/* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
+ * A thread renamed after its first sample keeps its first name. */
+static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+    static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
+    if (id != 0 || !agent->thread_names) return id;
+    jvmtiThreadInfo info = {0};
+    jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
+    const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
+    id = hs_thread_names_intern(agent->thread_names, name);
+    if (id == 0) id = HS_THREAD_UNKNOWN_ID; /* table full: never ask again for this thread */
+    if (err == JVMTI_ERROR_NONE) {
+        if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
+        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
+        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    }
+    return id;
+}
+
 /* The rate cap's decision for this sample: false to drop it, else its weight. Each thread
  * keeps its own throttle state (its countdown and PRNG), so a dropped sample writes only
  * this thread's cache lines. */
@@ -89,13 +108,14 @@ static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
            hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
 }
 
-static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
-                          jclass klass, jlong size) {
+static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
+                          jobject object, jclass klass, jlong size) {
     uint64_t weight_fp; /* the rate cap's weight for a kept sample */
     if (!throttle_keeps(agent, &weight_fp)) return;
-    /* Sized by depth= (1 KiB at the default 64), not by the 2048 maximum: this runs on an
+    /* Sized by depth= (16 KiB at the default 1024), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
-     * only the JVM's shadow pages to spare. */
+     * only the JVM's shadow pages to spare (StackShadowPages=20: 80 KiB on Linux x86-64,
+     * JDK 17 and 25). depth=2048 takes 32 KiB of them. */
     frame_slot slots[agent->opts.depth + 1];
     bool truncated = false;
     int32_t walked = walk_stack(agent, jvmti, slots, &truncated);
@@ -106,6 +126,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
     hs_bucket_key key = {
         .stack_id = hs_stack_store_add(agent->stacks, &slots[0].frame, count, truncated, &new_stack),
         .size = (uint64_t)size,
+        .thread_id = agent->opts.threads ? thread_name_id(agent, jvmti, jni, thread) : 0,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
@@ -127,7 +148,6 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jobject
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                                         jobject object, jclass klass, jlong size) {
-    (void)thread;
     if (in_callback) return;
     in_callback = 1;
     hs_agent *agent = hs_agent_get();
@@ -137,7 +157,7 @@ void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread th
     atomic_int *in_flight = hs_agent_enter(agent);
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING) {
         hs_fault_delay(HS_FAULT_CALLBACK);
-        record_sample(agent, jvmti, jni, object, klass, size);
+        record_sample(agent, jvmti, jni, thread, object, klass, size);
     }
     hs_agent_leave(in_flight);
     in_callback = 0;

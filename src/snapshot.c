@@ -7,11 +7,14 @@
 #include "snapshot.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "estimate.h"
 #include "live_age.h"
+#include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "overflow.h"
@@ -21,6 +24,10 @@
 #include "suspects.h"
 #include "symbols.h"
 #include "throttle.h"
+#include "thread_names.h"
+
+/* Above this share of allocated bytes under [truncated], the dump warns on stderr. */
+#define HS_TRUNCATION_WARN_SHARE 0.05
 
 typedef struct {
     hs_agent *agent;
@@ -33,6 +40,8 @@ typedef struct {
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t folded_function;       /* index + 1 of "[stack table full]", 0 until needed */
     uint32_t *locations;            /* scratch: one sample's location indexes */
+    int64_t alloc_bytes;            /* alloc_space of every bucket written */
+    int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
     double *age_weight;             /* per bucket, HS_AGE_BUCKETS each (live_age.h) */
@@ -84,7 +93,7 @@ static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
 
 /* Fills b->locations for a bucket, leaf first: class, frames, then [truncated] for a cut
  * stack or [no Java frames] for an empty one. Returns the depth. */
-static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
+static uint32_t bucket_locations(builder *b, const hs_bucket_key *key, bool *cut) {
     uint32_t depth = 0, n = 0;
     bool truncated = false;
     if (key->stack_id == HS_STACK_FOLDED) { /* the sample's stack found no room */
@@ -93,6 +102,7 @@ static uint32_t bucket_locations(builder *b, const hs_bucket_key *key) {
         return b->locations[0] == UINT32_MAX || b->locations[1] == UINT32_MAX ? 0 : n;
     }
     const hs_frame *frames = hs_stack_store_get(b->agent->stacks, key->stack_id, &depth, &truncated);
+    *cut = truncated;
     if (!frames) return 0;
     b->locations[n++] = location_for_class(b, key->class_id);
     for (uint32_t i = 0; i < depth; i++) b->locations[n++] = location_for_frame(b, &frames[i]);
@@ -113,27 +123,85 @@ static uint64_t period_weight(const hs_snapshot_request *req, uint32_t index, ui
     return fp > base ? fp - base : 0;
 }
 
+/* A bucket's unbiased allocation estimate in the request's period (rate-cap weights and
+ * the dump's scale included), rounded as the profile reports it. */
+static hs_live_amount bucket_alloc(const builder *b, uint32_t index,
+                                   const hs_bucket_snapshot *bucket, int64_t interval) {
+    double objects = (double)period_weight(b->req, index, bucket->weight_fp) /
+                     (double)HS_WEIGHT_ONE * b->rate_scale *
+                     hs_unbias_scale((double)bucket->key.size, interval);
+    return (hs_live_amount){.objects = llround(objects),
+                            .bytes = llround(objects * (double)bucket->key.size)};
+}
+
+/* Caps every bucket's in-use at its allocation (Go's inuse <= alloc); see live_scale.h.
+ * Only for a profile of the whole run: a periodic profile's allocation covers its period,
+ * and objects allocated before it may well be in use. */
+static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summary *sum) {
+    if (b->req->alloc_fp) return 0;
+    hs_live_amount *alloc = calloc((size_t)nbuckets + 1, sizeof *alloc);
+    if (!alloc) return -1;
+    for (uint32_t i = 1; i <= nbuckets; i++) {
+        hs_bucket_snapshot bucket;
+        if (hs_sample_table_get(b->agent->samples, i, &bucket) == 0)
+            alloc[i] = bucket_alloc(b, i, &bucket, b->agent->opts.interval);
+    }
+    hs_live_cap_to_alloc(b->inuse, alloc, (size_t)nbuckets + 1, sum);
+    free(alloc);
+    return 0;
+}
+
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
-    uint64_t weight_fp = period_weight(b->req, index, bucket.weight_fp);
+    hs_live_amount alloc = bucket_alloc(b, index, &bucket, interval);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
+    values[HS_VALUE_ALLOC_OBJECTS] = alloc.objects;
+    values[HS_VALUE_ALLOC_SPACE] = alloc.bytes;
     if (b->inuse) {
         values[HS_VALUE_INUSE_OBJECTS] = b->inuse[index].objects;
         values[HS_VALUE_INUSE_SPACE] = b->inuse[index].bytes;
     }
     /* A site with nothing in this period and nothing live would be an empty sample. */
-    if (weight_fp == 0 && values[HS_VALUE_INUSE_OBJECTS] == 0 && values[HS_VALUE_INUSE_SPACE] == 0)
+    if (alloc.objects == 0 && values[HS_VALUE_INUSE_OBJECTS] == 0 &&
+        values[HS_VALUE_INUSE_SPACE] == 0)
         return;
-    uint32_t depth = bucket_locations(b, &bucket.key);
+    bool truncated = false;
+    uint32_t depth = bucket_locations(b, &bucket.key, &truncated);
     if (depth == 0) return;
-    double objects = (double)weight_fp / (double)HS_WEIGHT_ONE * b->rate_scale *
-                     hs_unbias_scale((double)bucket.key.size, interval);
-    values[HS_VALUE_ALLOC_OBJECTS] = llround(objects);
-    values[HS_VALUE_ALLOC_SPACE] = llround(objects * (double)bucket.key.size);
+    uint32_t first = b->profile->nsamples; /* the age split may add several samples */
     hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
                     (int64_t)bucket.key.size,
                     b->age_weight ? &b->age_weight[(size_t)index * HS_AGE_BUCKETS] : NULL);
+    if (bucket.key.thread_id) {
+        const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
+        hs_profile_label_samples(b->profile, first, "thread",
+                                 thread ? thread : HS_THREAD_NAME_UNKNOWN);
+    }
+    b->alloc_bytes += alloc.bytes;
+    if (truncated) b->truncated_bytes += alloc.bytes;
+}
+
+/* What was written, and how much of the allocation profile lost its roots to depth=: in
+ * comments, and once per run on stderr when that is more than a few percent (the profile
+ * then misleads). */
+static void add_summary_comments(builder *b) {
+    static atomic_bool warned;
+    double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
+    int depth = b->agent->opts.depth;
+    hs_profile_add_comment(b->profile,
+                           "stacks written: %u (pprof samples: one per stack, allocated class%s "
+                           "and object size, any pseudo-site included), from %llu samples recorded",
+                           b->profile->nsamples, b->agent->opts.threads ? ", thread" : "",
+                           (unsigned long long)hs_sample_table_samples(b->agent->samples));
+    hs_profile_add_comment(b->profile,
+                           "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
+                           "deeper than depth=%d, cut under [truncated]",
+                           100 * share, depth);
+    if (share > HS_TRUNCATION_WARN_SHARE && !atomic_exchange(&warned, true))
+        hs_warn("%.1f %% of sampled bytes have stacks deeper than depth=%d and were cut under "
+                "[truncated]; raise depth= (up to 2048) to see their roots",
+                100 * share, depth);
 }
 
 static void add_comment_line(void *profile, const char *line) {
@@ -147,13 +215,17 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
     hs_profile_add_comment(p, "heapsampler %s", HEAPSAMPLER_VERSION);
     hs_profile_add_comment(p, "options: %s", options);
     hs_profile_add_comment(p, "jvm: %s %s", agent->vm_name, agent->java_version);
+    char start[40], end[40];
+    hs_profile_add_comment(p, "period: %s to %s (UTC)", hs_format_utc(p->time_nanos, start, sizeof start),
+                           hs_format_utc(p->time_nanos + p->duration_nanos, end, sizeof end));
     hs_profile_add_comment(p,
-                           "samples: %llu recorded, %llu dropped (tables full), %llu stack walks "
-                           "failed, %llu stacks truncated at depth=%d",
+                           "samples recorded: %llu (allocations the JVM's sampler picked); "
+                           "dropped: %llu (tables full); stack walks failed: %llu; samples whose "
+                           "stack was cut at depth=%d: %llu",
                            (unsigned long long)hs_sample_table_samples(agent->samples),
                            (unsigned long long)atomic_load(&c->dropped),
-                           (unsigned long long)atomic_load(&c->stack_errors),
-                           (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
+                           (unsigned long long)atomic_load(&c->stack_errors), agent->opts.depth,
+                           (unsigned long long)atomic_load(&c->truncated));
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
@@ -241,15 +313,18 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
     hs_profile_add_comment(p,
                            "inuse: as of the last GC (epoch %u); unbiased live estimate %.0f bytes, "
                            "%.0f objects; live_scale=%s factor %.4f; %llu bytes not attributed to "
-                           "samples%s",
+                           "samples%s; %llu bytes taken off sites to keep each site's in-use at "
+                           "most its allocation",
                            view->epoch, sum->raw_bytes, sum->raw_objects,
                            mode == HS_SCALE_PROPORTIONAL ? "proportional" : "residual",
                            sum->factor, (unsigned long long)sum->residual_bytes,
-                           view->heap.valid ? "" : " (heap unknown: estimates are unscaled)");
+                           view->heap.valid ? "" : " (heap unknown: estimates are unscaled)",
+                           (unsigned long long)sum->capped_bytes);
     hs_profile_add_comment(p,
-                           "live tracking: %u entries, thinning level %u (1 in %llu samples "
-                           "tracked); %llu samples found no room and were extrapolated from their "
-                           "site's tracked samples",
+                           "live tracking: %u entries (sampled objects followed at this dump), "
+                           "thinning level %u (1 in %llu samples tracked, each counting for "
+                           "that many); %llu samples found no room and were extrapolated from "
+                           "their site's tracked samples",
                            view->tracked, view->level, 1ULL << view->level,
                            (unsigned long long)untracked);
     if (view->peak_nanos)
@@ -268,9 +343,10 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                                view->humongous_known ? "" : " (failed: their liveness is unknown)");
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
+        char when[40];
         if (h->valid)
-            hs_profile_add_comment(p, "live-set history: t=%lld ms epoch %u used %llu bytes",
-                                   (long long)(h->time_nanos / 1000000), h->epoch,
+            hs_profile_add_comment(p, "live-set history: %s GC epoch %u, heap used after it %llu bytes",
+                                   hs_format_utc(h->time_nanos, when, sizeof when), h->epoch,
                                    (unsigned long long)h->used);
     }
 }
@@ -303,6 +379,13 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     hs_live_scale_summary sum;
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
     hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
+    /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
+    bool scaled = sum.heap_known && agent->opts.live_scale == HS_SCALE_PROPORTIONAL;
+    if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
+        free(est);
+        hs_live_view_free(&view);
+        return -1;
+    }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
                       atomic_load(&agent->counters.live_untracked));
@@ -341,6 +424,7 @@ hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_sna
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
     if (ok) add_spilled_sample(&b);
+    if (ok) add_summary_comments(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);
     free(b.function_of_class);
     free(b.locations);

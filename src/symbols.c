@@ -16,6 +16,7 @@ struct hs_symbols {
     hs_ptr_map *methods;    /* jmethodID -> hs_method_info* */
     hs_class_cache *classes; /* names in `arena` too */
     atomic_uint_fast64_t failures;
+    bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
 };
 
 /* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
@@ -23,6 +24,7 @@ struct hs_symbols {
 typedef struct {
     jvmtiEnv *jvmti;
     JNIEnv *jni;
+    bool raw_names; /* names=raw: keep hidden-class addresses */
 } class_env;
 
 static int class_hash(void *ctx, jclass klass, jint *out) {
@@ -40,6 +42,7 @@ static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
     if (err != JVMTI_ERROR_NONE) return (int)err;
     hs_class_name(sig, buf, len);
     (*env->jvmti)->Deallocate(env->jvmti, (unsigned char *)sig);
+    if (!env->raw_names) hs_stable_name(buf, buf, len); /* Foo$$Lambda/0x... -> Foo$$Lambda */
     return 0;
 }
 
@@ -131,16 +134,22 @@ static void deallocate_all(jvmtiEnv *jvmti, char *a, char *b, char *c) {
     if (c) (*jvmti)->Deallocate(jvmti, (unsigned char *)c);
 }
 
+/* A copy of name in the arena, made stable first (in place) unless names=raw. */
+static const char *arena_name(hs_symbols *s, char *name) {
+    if (!s->raw_names) hs_stable_name(name, name, strlen(name) + 1);
+    return hs_arena_strdup(s->arena, name);
+}
+
 /* Fills info's names from the method's class signature, name and source file. */
 static int name_method(hs_symbols *s, const char *csig, const char *name, const char *msig,
                        const char *source, hs_method_info *info) {
     char buf[NAME_MAX_LEN];
     hs_method_display_name(csig, name, buf, sizeof buf);
-    info->name = hs_arena_strdup(s->arena, buf);
+    info->name = arena_name(s, buf);
     hs_method_system_name(csig, name, msig, buf, sizeof buf);
-    info->system_name = hs_arena_strdup(s->arena, buf);
+    info->system_name = arena_name(s, buf);
     hs_source_path(csig, source, buf, sizeof buf);
-    info->filename = hs_arena_strdup(s->arena, buf);
+    info->filename = arena_name(s, buf);
     return info->name && info->system_name && info->filename ? 0 : -1;
 }
 
@@ -188,7 +197,7 @@ const hs_method_info *hs_symbols_cached_method(const hs_symbols *s, jmethodID me
 }
 
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
-    class_env env = {.jvmti = jvmti, .jni = jni};
+    class_env env = {.jvmti = jvmti, .jni = jni, .raw_names = s->raw_names};
     int err = 0;
     uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
     if (id == 0) count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY);
@@ -210,6 +219,8 @@ uint32_t hs_symbols_class_resident(const hs_symbols *s) {
 uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
     return hs_class_cache_overflow(s->classes);
 }
+
+void hs_symbols_set_raw_names(hs_symbols *s, bool raw) { s->raw_names = raw; }
 
 uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
 uint32_t hs_symbols_class_count(const hs_symbols *s) { return hs_class_cache_count(s->classes); }

@@ -56,6 +56,52 @@ static void test_source_paths(void) {
     CU_ASSERT_STRING_EQUAL(buf, "java/util/HashMap.java");
     hs_source_path("Ljava/util/ArrayList;", NULL, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "");
+    /* generated species classes put their internal name into SourceFile */
+    hs_source_path("Ljava/lang/invoke/BoundMethodHandle$Species_LL;",
+                   "java/lang/invoke/BoundMethodHandle$Species_LL", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java/lang/invoke/BoundMethodHandle$Species_LL");
+    hs_source_path("Ljava/lang/invoke/LambdaForm$MH;", "LambdaForm$MH", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "java/lang/invoke/LambdaForm$MH");
+    hs_source_path("Ljava/util/ArrayList;", "", buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "");
+}
+
+static void check_stable(const char *raw, const char *expected) {
+    char buf[160];
+    size_t n = hs_stable_name(raw, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, expected);
+    CU_ASSERT_EQUAL(n, strlen(expected));
+}
+
+static void test_stable_hidden_class_names(void) {
+    /* JDK 17 */
+    check_stable("Foo$$Lambda$14/0x0000000800c03000", "Foo$$Lambda");
+    check_stable("Lp/Foo$$Lambda$14.0x0000000800c03000;", "Lp/Foo$$Lambda;");
+    check_stable("p.Foo$$Lambda$14.0x0000000800c03000.run", "p.Foo$$Lambda.run");
+    /* JDK 25 */
+    check_stable("Foo$$Lambda/0x000071a3c8003a00", "Foo$$Lambda");
+    check_stable("LFoo$$Lambda.0x000071a3c8003a00;", "LFoo$$Lambda;");
+    /* LambdaForms, both JDKs */
+    check_stable("java.lang.invoke.LambdaForm$MH/0x00007f5658005000",
+                 "java.lang.invoke.LambdaForm$MH");
+    check_stable("LambdaForm$MH.0x00007f5658005000", "LambdaForm$MH");
+    check_stable("java.lang.invoke.LambdaForm$MH.0x00007f5658005000.invoke",
+                 "java.lang.invoke.LambdaForm$MH.invoke");
+    check_stable("Ljava/lang/invoke/LambdaForm$DMH.0x00007f5658001400;",
+                 "Ljava/lang/invoke/LambdaForm$DMH;");
+    check_stable("[Lp/Hidden.0x00007f5658001400;", "[Lp/Hidden;");
+    check_stable("(Lp/Hidden.0x00007f5658001400;I)V", "(Lp/Hidden;I)V");
+    /* ordinary names stay as they are */
+    check_stable("java.util.ArrayList.grow", "java.util.ArrayList.grow");
+    check_stable("Foo$1.run", "Foo$1.run");
+    check_stable("Foo.lambda$main$0", "Foo.lambda$main$0");
+    check_stable("Foo$$Lambda$Bar", "Foo$$Lambda$Bar");
+    check_stable("p.Ox.0x12", "p.Ox.0x12");       /* too short for an address */
+    check_stable("p.C.0x12345678abc", "p.C");     /* address ends the name */
+    check_stable("p.C.0x1234abcdzz", "p.C.0x1234abcdzz"); /* not followed by a separator */
+    char in_place[] = "p.Foo$$Lambda$14.0x0000000800c03000.run";
+    hs_stable_name(in_place, in_place, sizeof in_place);
+    CU_ASSERT_STRING_EQUAL(in_place, "p.Foo$$Lambda.run");
 }
 
 static void test_line_lookup(void) {
@@ -82,6 +128,7 @@ void register_tests(void) {
         {"method display and system names", test_method_names},
         {"source paths", test_source_paths},
         {"line for bytecode index", test_line_lookup},
+        {"stable names for hidden classes", test_stable_hidden_class_names},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("jvm_names", tests);

@@ -176,6 +176,32 @@ static void test_rounding_preserves_totals(void) {
     CU_ASSERT_EQUAL(s.total_bytes + s.residual_bytes, (int64_t)heap);
 }
 
+/* The cases seen in real profiles: [1 2097168 1 2097169], [3 78460 4 78460]. */
+static void test_cap_to_alloc(void) {
+    const hs_live_estimate est[] = {{2097168.6, 1.0}, {78460, 3.6}, {50, 1}};
+    const hs_live_amount alloc[] = {{2097168, 1}, {78460, 3}, {100, 2}};
+    hs_live_amount out[3];
+    hs_live_scale_summary s;
+    hs_live_scale_apply(est, 3, 3000000, HS_SCALE_RESIDUAL, out, &s);
+    int64_t heap_total = s.total_bytes + s.residual_bytes;
+    CU_ASSERT_EQUAL(out[0].bytes, 2097169); /* rounding alone went over */
+    CU_ASSERT_EQUAL(out[1].objects, 4);
+    hs_live_cap_to_alloc(out, alloc, 3, &s);
+    check_amount(&out[0], 2097168, 1);
+    check_amount(&out[1], 78460, 3);
+    check_amount(&out[2], 50, 1); /* under its allocation: untouched */
+    CU_ASSERT_EQUAL(s.total_bytes + s.residual_bytes, heap_total);
+    CU_ASSERT_EQUAL(s.total_bytes, out[0].bytes + out[1].bytes + out[2].bytes);
+    CU_ASSERT_EQUAL(s.total_objects, 5);
+
+    /* heap unknown: no residual pseudo-site appears; the excess is dropped */
+    hs_live_scale_apply(est, 3, 0, HS_SCALE_RESIDUAL, out, &s);
+    hs_live_cap_to_alloc(out, alloc, 3, &s);
+    check_amount(&out[0], 2097168, 1);
+    CU_ASSERT_EQUAL(s.residual_bytes, 0);
+    CU_ASSERT_EQUAL(s.total_bytes, out[0].bytes + out[1].bytes + out[2].bytes);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"proportional scales to the heap", test_proportional_scales_to_heap},
@@ -186,6 +212,7 @@ void register_tests(void) {
         {"bad values count as zero", test_bad_values_count_as_zero},
         {"rounding thirds", test_rounding_thirds},
         {"rounding preserves totals", test_rounding_preserves_totals},
+        {"in-use capped at allocation", test_cap_to_alloc},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("live_scale", tests);

@@ -11,14 +11,14 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak, oom_paths, rate"
+    "memory, oom, dump_period, keep, peak, oom_paths, rate, names, threads"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
-    "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=64,format=pprof,live=true," \
+    "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,names=stable,threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -35,6 +35,8 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->live_scale, b->live_scale);
     CU_ASSERT_EQUAL(a->rate, b->rate);
     CU_ASSERT_EQUAL(a->rate_period_ns, b->rate_period_ns);
+    CU_ASSERT_EQUAL(a->raw_names, b->raw_names);
+    CU_ASSERT_EQUAL(a->threads, b->threads);
 }
 
 /* Parses text over the defaults and asserts success. */
@@ -90,7 +92,7 @@ static void test_defaults(void) {
     CU_ASSERT_STRING_EQUAL(opts.file, "heapsampler-%p.pb.gz");
     CU_ASSERT_EQUAL(opts.log, HS_LOG_WARN);
     CU_ASSERT_FALSE(opts.help);
-    CU_ASSERT_EQUAL(opts.depth, 64);
+    CU_ASSERT_EQUAL(opts.depth, 1024);
     CU_ASSERT_EQUAL(opts.format, HS_FORMAT_PPROF);
     CU_ASSERT_TRUE(opts.live);
     CU_ASSERT_EQUAL(opts.track, 65536);
@@ -281,6 +283,16 @@ static void test_reject_rate(void) {
     expect_rejection("rate=fast/s", "bad option 'rate=fast/s': not a number; accepted: " RATE_ACCEPTED);
     expect_rejection("rate=99999999999999999999999999999999999/s",
                      "bad option 'rate=99999999999999999999999999999999999/s': too large; accepted: " RATE_ACCEPTED);
+}
+
+static void test_fidelity_values(void) {
+    CU_ASSERT_FALSE(parse_ok("").raw_names);
+    CU_ASSERT_TRUE(parse_ok("names=raw").raw_names);
+    CU_ASSERT_FALSE(parse_ok("names=stable").raw_names);
+    CU_ASSERT_FALSE(parse_ok("").threads);
+    CU_ASSERT_TRUE(parse_ok("threads=true").threads);
+    expect_rejection("names=short", "bad option 'names=short': unknown value; accepted: stable, raw");
+    expect_rejection("threads=yes", "bad option 'threads=yes': unknown value; accepted: true, false");
 }
 
 static void test_all_options_together(void) {
@@ -490,10 +502,10 @@ static void test_help_lists_every_option_with_its_default(void) {
         const char *default_text;
     } expected[] = {
         {"interval", "512k"}, {"file", "heapsampler-%p.pb.gz"}, {"log", "warn"},
-        {"help", "off"},      {"depth", "64"},                  {"format", "pprof"},
+        {"help", "off"},      {"depth", "1024"},                {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
-        {"rate", "1000/s"},
+        {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -570,10 +582,11 @@ static void test_format_shows_help_flag_without_value(void) {
     hs_options opts = parse_ok("help,interval=1g");
     char text[512];
     hs_options_format(&opts, text, sizeof text);
-    CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=64,"
+    CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=1024,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
-                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s");
+                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,"
+                                 "names=stable,threads=false");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -681,6 +694,7 @@ void register_tests(void) {
         {"oom, dump_period, keep, peak values", test_dump_options},
         {"durations", test_parse_duration},
         {"rate values", test_rate_values},
+        {"names and threads values", test_fidelity_values},
         {"all options together", test_all_options_together},
         CU_TEST_INFO_NULL,
     };

@@ -71,7 +71,7 @@ static void test_folded_keep_class_and_size(void) {
     hs_overflow o;
     hs_overflow_init(&o, (int64_t)4 << 20);
     for (uint32_t s = 1; s <= 4; s++) /* the unreserved buckets */
-        CU_ASSERT(hs_sample_table_record(table, (hs_bucket_key){s, 2, 16}, HS_WEIGHT_ONE) != 0);
+        CU_ASSERT(hs_sample_table_record(table, (hs_bucket_key){.stack_id = s, .class_id = 2, .size = 16}, HS_WEIGHT_ONE) != 0);
     hs_bucket_key key = {.stack_id = 5, .class_id = 7, .size = 48};
     CU_ASSERT_EQUAL(hs_sample_table_record(table, key, HS_WEIGHT_ONE), 0);
     uint32_t bucket = hs_overflow_record(&o, table, key, HS_WEIGHT_ONE, INTERVAL);
@@ -82,7 +82,7 @@ static void test_folded_keep_class_and_size(void) {
     CU_ASSERT_EQUAL(b.key.class_id, 7);
     CU_ASSERT_EQUAL(b.key.size, 48);
     /* the same class and size again: the same folded bucket */
-    CU_ASSERT_EQUAL(hs_overflow_record(&o, table, (hs_bucket_key){9, 7, 48}, HS_WEIGHT_ONE, INTERVAL),
+    CU_ASSERT_EQUAL(hs_overflow_record(&o, table, (hs_bucket_key){.stack_id = 9, .class_id = 7, .size = 48}, HS_WEIGHT_ONE, INTERVAL),
                     bucket);
     CU_ASSERT_EQUAL(hs_overflow_count(&o), 2);
     hs_sample_table_destroy(table);

@@ -116,7 +116,12 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
             if (got->location_ids[k] != (uint64_t)want->locations[k] + 1) samples_ok = 0;
         for (uint32_t k = 0; k < p->nsample_types; k++)
             if (got->values[k] != want->values[k]) samples_ok = 0;
-        size_t nlabels = (want->object_size > 0) + (want->gc_age > 0);
+        size_t string_labels = want->label_key ? 1 : 0;
+        size_t nlabels = (want->object_size > 0) + (want->gc_age > 0) + string_labels;
+        if (want->label_key && (got->nlabels < 1 ||
+                                !string_is(d, got->labels[got->nlabels - 1].key, want->label_key) ||
+                                !string_is(d, got->labels[got->nlabels - 1].str, want->label_value)))
+            samples_ok = 0;
         if (got->nlabels != nlabels) {
             samples_ok = 0;
             continue;
@@ -126,7 +131,7 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
              got->labels[0].num != want->object_size || !string_is(d, got->labels[0].num_unit, "bytes")))
             samples_ok = 0;
         if (want->gc_age > 0) { /* a numeric label without unit, after "bytes" */
-            const pd_label *age = &got->labels[nlabels - 1];
+            const pd_label *age = &got->labels[(want->object_size > 0) ? 1 : 0];
             if (!string_is(d, age->key, "gc_age") || age->str != 0 || age->num != want->gc_age ||
                 age->num_unit != 0)
                 samples_ok = 0;
@@ -292,6 +297,30 @@ static void test_round_trip_heap_profile(void) {
     }
     CU_ASSERT_EQUAL(bytes_count, 1);
     CU_ASSERT_EQUAL(empty_count, 1);
+    pd_free_profile(&d);
+    hs_profile_free(p);
+}
+
+/* A string label (threads=true) and names in modified UTF-8, as JVMTI gives them. */
+static void test_string_label_and_utf8_names(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_profile_add_sample_type(p, "alloc_space", "bytes");
+    uint32_t f = hs_profile_add_function(p, "p.\xED\xA1\x80\xED\xB0\x80.m", "s", "a\xC0\x80.java", 0);
+    uint32_t loc = hs_profile_add_location(p, f, 1);
+    hs_profile_add_sample(p, &loc, 1, (const int64_t[]){64}, 16);
+    CU_ASSERT_EQUAL(hs_profile_label_samples(p, p->nsamples - 1, "thread", "worker-\xED\xA0\xBD\xED\xB8\x80"), 0);
+    hs_profile_add_sample(p, &loc, 1, (const int64_t[]){32}, 0);
+    hs_profile_add_comment(p, "file=/tmp/\xFF");
+    pd_profile d;
+    assert_round_trip(p, &d);
+    CU_ASSERT(string_is(&d, d.functions[0].name, "p.\xF0\xA0\x80\x80.m"));
+    CU_ASSERT(string_is(&d, d.functions[0].filename, "a\xEF\xBF\xBD.java"));
+    CU_ASSERT(string_is(&d, d.comments[0], "file=/tmp/\xEF\xBF\xBD"));
+    CU_ASSERT_EQUAL_FATAL(d.samples[0].nlabels, 2);
+    CU_ASSERT(string_is(&d, d.samples[0].labels[1].key, "thread"));
+    CU_ASSERT(string_is(&d, d.samples[0].labels[1].str, "worker-\xF0\x9F\x98\x80"));
+    CU_ASSERT_EQUAL(d.samples[1].nlabels, 0);
     pd_free_profile(&d);
     hs_profile_free(p);
 }
@@ -555,6 +584,7 @@ static CU_TestInfo pprof_tests[] = {
     {"exact bytes of a tiny profile", test_exact_bytes_of_a_tiny_profile},
     {"heap profile round trip", test_round_trip_heap_profile},
     {"empty profile is valid", test_empty_profile_is_valid},
+    {"string label and UTF-8 names", test_string_label_and_utf8_names},
     {"varint edge cases", test_varint_edge_cases},
     {"large profile round trip", test_large_profile_round_trip},
     {"refuses failed or inconsistent profiles", test_refuses_failed_or_inconsistent_profile},

@@ -1,6 +1,6 @@
 /*
  * AllocProfiles: what the allocation-profile tests (jtreg/alloc) share on top of
- * heapsampler.Pprof: the agent's "samples: ..." comment, the raw number of samples behind
+ * heapsampler.Pprof: the agent's "samples recorded: ..." comment, the raw number of samples behind
  * an unbiased bucket, the Java frames of a stack without the pseudo-frames, source lines
  * marked with "// line:NAME" comments, and the JDK's feature version.
  */
@@ -23,28 +23,28 @@ public final class AllocProfiles {
 
     private static final Pattern MARKER = Pattern.compile("//\\s*line:([A-Za-z0-9_.-]+)");
     private static final Pattern SAMPLES_COMMENT = Pattern.compile(
-            "samples: (\\d+) recorded, (\\d+) dropped \\(tables full\\), (\\d+) stack walks "
-            + "failed, (\\d+) stacks truncated at depth=(\\d+)");
+            "samples recorded: (\\d+) .*?; dropped: (\\d+) \\(tables full\\); stack walks failed: "
+            + "(\\d+); samples whose stack was cut at depth=(\\d+): (\\d+)");
 
     private AllocProfiles() {
     }
 
-    /** The numbers of the agent's "samples: ..." comment. */
+    /** The numbers of the agent's "samples recorded: ..." comment. */
     public record SampleCounts(long recorded, long dropped, long walksFailed, long truncated,
                                int depth) {
     }
 
-    /** Parses the "samples: N recorded, ..." comment; fails if the profile has none. */
+    /** Parses the "samples recorded: N; ..." comment; fails if the profile has none. */
     public static SampleCounts sampleCounts(Pprof profile) {
         for (String comment : profile.comments) {
             Matcher m = SAMPLES_COMMENT.matcher(comment);
             if (m.find()) {
                 return new SampleCounts(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-                        Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
-                        Integer.parseInt(m.group(5)));
+                        Long.parseLong(m.group(3)), Long.parseLong(m.group(5)),
+                        Integer.parseInt(m.group(4)));
             }
         }
-        throw new AssertionError("no \"samples: ...\" comment in " + profile.comments);
+        throw new AssertionError("no \"samples recorded: ...\" comment in " + profile.comments);
     }
 
     /**

@@ -108,12 +108,20 @@ public class ChurnTest {
         long size = p.objectSize(KNOWN);
         double prob = LiveProfile.sampleProbability(size, INTERVAL);
         int objectsIndex = p.pprof.typeIndex("inuse_objects");
+        int allocIndex = p.pprof.typeIndex("alloc_objects");
         double weight = 0;
         int buckets = 0;
         int otherBuckets = 0;
+        int cappedBuckets = 0;
         for (Pprof.Sample s : p.pprof.samples) {
             if (s.value(objectsIndex) == 0) continue;
             if (p.matches(s, KNOWN)) {
+                // A bucket capped at its allocation (in-use <= alloc) is no longer a whole
+                // number of entries: leave it out of the weight (it still holds its entries).
+                if (s.value(objectsIndex) == s.value(allocIndex)) {
+                    cappedBuckets++;
+                    continue;
+                }
                 weight += s.value(objectsIndex) * prob;
                 buckets++;
             } else {
@@ -121,7 +129,7 @@ public class ChurnTest {
             }
         }
         long entriesAtMost = tracking.entries() - otherBuckets;
-        if (buckets == 0 || entriesAtMost < 1) p.fail("the known site has no live entries");
+        if (buckets + cappedBuckets == 0 || entriesAtMost < 1) p.fail("the known site has no live entries");
         // Each bucket's inuse_objects is rounded to a whole object: W is off by < p each.
         double slack = buckets * prob + 1e-6;
         int level = 0;
@@ -133,7 +141,10 @@ public class ChurnTest {
                         + " the table's %d entries: level %d, %.3f entries%n",
                 count, size, prob, count * prob, weight, buckets, entriesAtMost,
                 tracking.entries(), level, entries);
-        if (Math.abs(entries - Math.rint(entries)) * perEntry > slack) {
+        if (buckets == 0) {
+            level = tracking.level(); // every bucket capped: nothing left to count entries in
+            perEntry = Math.scalb(1.0, level);
+        } else if (Math.abs(entries - Math.rint(entries)) * perEntry > slack) {
             p.fail("the known site weighs " + weight + " samples: not a whole number of"
                     + " entries of 2^" + level + " samples");
         }

@@ -154,7 +154,8 @@ public class LiveAccuracyTest {
     /**
      * Residual mode: each site keeps its own unbiased estimate, which must be within four
      * sigma of what the program retains; everything in the heap beyond the sum of the
-     * estimates is in the residual pseudo-site.
+     * estimates is in the residual pseudo-site, give or take the rounding that capping each
+     * site at its allocation moves there (under a byte per site at thinning level 0).
      */
     static void checkResidual(LiveProfile p, List<Retained> sites) {
         for (Retained site : sites) {
@@ -165,7 +166,8 @@ public class LiveAccuracyTest {
         if (!in.mode().equals("residual") || in.factor() != 1.0) p.fail("not residual: " + in);
         long expectedResidual = Math.max(0, g.heapBytes() - in.rawBytes());
         long residual = Math.max(0, p.residualBytes());
-        if (Math.abs(residual - expectedResidual) > 1 || residual != in.residualBytes()) {
+        long rounding = 1 + p.pprof.samples.size();
+        if (Math.abs(residual - expectedResidual) > rounding || residual != in.residualBytes()) {
             p.fail("residual pseudo-site holds " + residual + " bytes; heap " + g.heapBytes()
                     + " - estimate " + in.rawBytes() + " = " + expectedResidual
                     + ", comment says " + in.residualBytes());

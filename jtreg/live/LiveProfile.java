@@ -62,10 +62,10 @@ public final class LiveProfile {
             + "(\\d+) objects; live_scale=(\\w+) factor ([0-9.]+); (\\d+) bytes not attributed "
             + "to samples(.*)");
     private static final Pattern TRACKING = Pattern.compile(
-            "live tracking: (\\d+) entries, thinning level (\\d+) .*");
+            "live tracking: (\\d+) entries .*?, thinning level (\\d+) .*");
     private static final Pattern WEAK_REFS = Pattern.compile(
-            "weak refs: (\\d+) created, (\\d+) deleted, (\\d+) tracked at exit; (\\d+) deleted "
-            + "after release; (\\d+) samples left untracked");
+            "weak refs: (\\d+) created .*?, (\\d+) deleted while running .*?, (\\d+) still held at "
+            + "exit .*?; (\\d+) deleted in all .*?; (\\d+) samples left untracked");
 
     public final Pprof pprof;
     private final AgentRunner.Result run;

@@ -121,6 +121,36 @@ public final class Pprof {
         return new Pprof(isGzip(bytes) ? gunzip(bytes) : bytes);
     }
 
+    /**
+     * The string-table entries of a profile that are not strict UTF-8 (decoded with a
+     * CharsetDecoder that reports malformed input instead of replacing it), each shown as
+     * its index and the lenient decoding. Empty for a valid profile.
+     */
+    public static List<String> invalidUtf8Strings(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        byte[] message = isGzip(bytes) ? gunzip(bytes) : bytes;
+        List<String> bad = new ArrayList<>();
+        int index = 0;
+        for (Reader r = new Reader(message); r.more(); ) {
+            int tag = r.tag();
+            if (tag >>> 3 != 6 || (tag & 7) != 2) {
+                r.skip(tag & 7);
+                continue;
+            }
+            byte[] raw = r.bytes();
+            try {
+                StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(raw));
+            } catch (java.nio.charset.CharacterCodingException e) {
+                bad.add(index + ": " + new String(raw, StandardCharsets.UTF_8));
+            }
+            index++;
+        }
+        return bad;
+    }
+
     public static boolean isGzip(byte[] bytes) {
         return bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
     }
@@ -372,6 +402,13 @@ public final class Pprof {
             Reader sub = new Reader(buf, pos, pos + length);
             pos += length;
             return sub;
+        }
+
+        byte[] bytes() throws FormatException {
+            int length = length();
+            byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + length);
+            pos += length;
+            return out;
         }
 
         String string() throws FormatException {
