@@ -338,18 +338,25 @@ static const char *show_format(const hs_options *opts, char *scratch, size_t len
     return choice_name(FORMAT_NAMES, COUNT_OF(FORMAT_NAMES), (int)opts->format);
 }
 
-static int parse_live(const char *value, hs_options *opts, char *why, size_t whylen) {
+/* A true/false option: parse_FIELD and show_FIELD for the bool field FIELD. */
+static int parse_bool(const char *value, bool *field, char *why, size_t whylen) {
     int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
     if (index < 0) return -1;
-    opts->live = index == 1;
+    *field = index == 1;
     return 0;
 }
 
-static const char *show_live(const hs_options *opts, char *scratch, size_t len) {
-    (void)scratch;
-    (void)len;
-    return BOOL_NAMES[opts->live ? 1 : 0];
-}
+#define BOOL_OPTION(field)                                                                    \
+    static int parse_##field(const char *value, hs_options *opts, char *why, size_t whylen) { \
+        return parse_bool(value, &opts->field, why, whylen);                                  \
+    }                                                                                         \
+    static const char *show_##field(const hs_options *opts, char *scratch, size_t len) {      \
+        (void)scratch;                                                                        \
+        (void)len;                                                                            \
+        return BOOL_NAMES[opts->field ? 1 : 0];                                               \
+    }
+
+BOOL_OPTION(live)
 
 static int parse_track(const char *value, hs_options *opts, char *why, size_t whylen) {
     return parse_bounded(value, true, TRACK_MIN, TRACK_MAX, "not a number", &opts->track, why,
@@ -431,18 +438,7 @@ static const char *show_memory(const hs_options *opts, char *scratch, size_t len
 #define DUMP_PERIOD_MAX_MS (INT64_C(30) * 24 * 3600 * 1000)
 #define KEEP_MAX INT64_C(1000000)
 
-static int parse_oom(const char *value, hs_options *opts, char *why, size_t whylen) {
-    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
-    if (index < 0) return -1;
-    opts->oom = index == 1;
-    return 0;
-}
-
-static const char *show_oom(const hs_options *opts, char *scratch, size_t len) {
-    (void)scratch;
-    (void)len;
-    return BOOL_NAMES[opts->oom ? 1 : 0];
-}
+BOOL_OPTION(oom)
 
 static int parse_dump_period(const char *value, hs_options *opts, char *why, size_t whylen) {
     int64_t ms = 0;
@@ -492,18 +488,7 @@ static const char *show_peak(const hs_options *opts, char *scratch, size_t len) 
     return choice_name(PEAK_NAMES, COUNT_OF(PEAK_NAMES), (int)opts->peak);
 }
 
-static int parse_oom_paths(const char *value, hs_options *opts, char *why, size_t whylen) {
-    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
-    if (index < 0) return -1;
-    opts->oom_paths = index == 1;
-    return 0;
-}
-
-static const char *show_oom_paths(const hs_options *opts, char *scratch, size_t len) {
-    (void)scratch;
-    (void)len;
-    return BOOL_NAMES[opts->oom_paths ? 1 : 0];
-}
+BOOL_OPTION(oom_paths)
 
 bool hs_options_peak_enabled(const hs_options *opts) {
     return opts->live && opts->peak != HS_PEAK_FALSE;
@@ -563,18 +548,7 @@ static const char *show_names(const hs_options *opts, char *scratch, size_t len)
     return NAMES_NAMES[opts->raw_names ? 1 : 0];
 }
 
-static int parse_threads(const char *value, hs_options *opts, char *why, size_t whylen) {
-    int index = parse_choice(value, BOOL_NAMES, COUNT_OF(BOOL_NAMES), why, whylen);
-    if (index < 0) return -1;
-    opts->threads = index == 1;
-    return 0;
-}
-
-static const char *show_threads(const hs_options *opts, char *scratch, size_t len) {
-    (void)scratch;
-    (void)len;
-    return BOOL_NAMES[opts->threads ? 1 : 0];
-}
+BOOL_OPTION(threads)
 
 typedef struct {
     const char *name;
