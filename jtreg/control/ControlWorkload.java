@@ -69,7 +69,7 @@ public class ControlWorkload {
     }
 
     static void commands() throws Exception {
-        send("load", "interval=64k,file=exit.pb.gz,log=info");
+        send("load", "interval=64k,file=exit.pb.gz,log=info,rate=0"); // the dump's estimate is checked
         retain();
         churn(200_000);
         System.gc();

@@ -69,7 +69,8 @@ public class FidelityTest {
     static Pprof profile(Path classes, String options, String label) throws Exception {
         String file = label + ".pb.gz";
         AgentRunner.Result r = AgentRunner
-                .withAgent("interval=16k,file=" + file + (options.isEmpty() ? "" : "," + options))
+                // rate=0: both runs must sample the same functions, as the JVM's sampler does
+                .withAgent("interval=16k,rate=0,file=" + file + (options.isEmpty() ? "" : "," + options))
                 .env("LC_ALL", LOCALE).label(label)
                 .runJava("-cp", classes.toString(), "FidelityWorkload");
         r.assertNoCrash().assertExitCode(0);

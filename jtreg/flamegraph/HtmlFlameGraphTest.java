@@ -40,7 +40,8 @@ public class HtmlFlameGraphTest {
 
     public static void main(String[] args) throws Exception {
         Path chromium = Chromium.require();
-        AgentRunner.Result r = AgentRunner.withAgent("interval=64k,format=html")
+        // rate=0: the workload's sites allocate in bursts that the rate cap could cut
+        AgentRunner.Result r = AgentRunner.withAgent("interval=64k,rate=0,format=html")
                 .jvmFlags("-Xmx256m").label("html").run("FlameWorkload");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains("FlameWorkload: done");
         Path page = r.file("heapsampler-" + pidOf(r) + ".html");

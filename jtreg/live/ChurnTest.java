@@ -109,25 +109,28 @@ public class ChurnTest {
         double prob = LiveProfile.sampleProbability(size, INTERVAL);
         int objectsIndex = p.pprof.typeIndex("inuse_objects");
         int allocIndex = p.pprof.typeIndex("alloc_objects");
-        double weight = 0;
-        int buckets = 0;
+        // The site's samples: one per bucket, or several when its in-use is split by GC age
+        // (an age sample's alloc equals its in-use; the bucket's own sample keeps the rest of
+        // its allocation and no in-use), so in-use and alloc are compared over the site.
+        long inuseObjects = 0;
+        long allocObjects = 0;
+        int buckets = 0; /* samples with in-use: each is rounded on its own */
         int otherBuckets = 0;
-        int cappedBuckets = 0;
         for (Pprof.Sample s : p.pprof.samples) {
-            if (s.value(objectsIndex) == 0) continue;
             if (p.matches(s, KNOWN)) {
-                // A bucket capped at its allocation (in-use <= alloc) is no longer a whole
-                // number of entries: leave it out of the weight (it still holds its entries).
-                if (s.value(objectsIndex) == s.value(allocIndex)) {
-                    cappedBuckets++;
-                    continue;
-                }
-                weight += s.value(objectsIndex) * prob;
+                allocObjects += s.value(allocIndex);
+                if (s.value(objectsIndex) == 0) continue;
+                inuseObjects += s.value(objectsIndex);
                 buckets++;
-            } else {
+            } else if (s.value(objectsIndex) != 0) {
                 otherBuckets++;
             }
         }
+        // A site capped at its allocation (in-use <= alloc) is no longer a whole number of
+        // entries: its weight is left out (it still holds its entries).
+        int cappedBuckets = buckets > 0 && inuseObjects == allocObjects ? buckets : 0;
+        if (cappedBuckets > 0) buckets = 0;
+        double weight = buckets > 0 ? inuseObjects * prob : 0;
         long entriesAtMost = tracking.entries() - otherBuckets;
         if (buckets + cappedBuckets == 0 || entriesAtMost < 1) p.fail("the known site has no live entries");
         // Each bucket's inuse_objects is rounded to a whole object: W is off by < p each.
