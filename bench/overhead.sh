@@ -2,7 +2,7 @@
 # overhead.sh: what heapsampler costs a Java program, next to what the JVM's sampling costs.
 #
 # Runs two workloads under: no agent; the floor agent (bench/floor_agent.c) in modes nop and
-# stack; heapsampler live=false and live=true with the default rate cap, and both again with
+# stack; heapsampler live=false and live=true with the rate cap at 1000/s, and both again with
 # rate=0 (no cap); each agent at every interval in $INTERVALS. heapsampler runs at log=info,
 # and the samples it kept per second (its rate-cap status line) are printed per configuration.
 # Before the timed rounds, untimed accuracy runs of allocmix compare the profile's alloc_space
@@ -22,7 +22,7 @@
 #        built with cmake if absent)
 # Knobs (environment): PAIRS=5  QUICK=1 (= PAIRS=2)  INTERVALS="512k 32k"
 #        KINDS="nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap" (also: weak)
-#        WORKLOADS="allocmix javac"  ACCURACY_RATES="default 500/s 0" (empty: no accuracy runs)
+#        WORKLOADS="allocmix javac"  ACCURACY_RATES="1000/s 500/s 0" (empty: no accuracy runs)
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 #        JDK_SRC_ZIP=<a src.zip to take java/util from instead of apt-get download>
 #        REPORT=<an earlier run's results .tsv>: print its tables again, measure nothing
@@ -38,7 +38,7 @@ PAIRS=${PAIRS:-5}
 [ "${QUICK:-0}" = 1 ] && PAIRS=2
 INTERVALS=${INTERVALS:-512k 32k}
 KINDS=${KINDS:-nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap}
-ACCURACY_RATES=${ACCURACY_RATES-default 500/s 0}
+ACCURACY_RATES=${ACCURACY_RATES-1000/s 500/s 0}
 WORKLOADS=${WORKLOADS:-allocmix javac}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-12000000}
 WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
@@ -102,8 +102,8 @@ set_agent_args() {
     case "$kind" in
     none) ;;
     nop | stack | weak | count) AGENT_ARGS=("-agentpath:$FLOOR=mode=$kind,interval=$interval") ;;
-    hs-nolive) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
-    hs-live) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-nolive) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,rate=1000/s,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-live) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=1000/s,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-nolive-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-live-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     accuracy) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,format=collapsed,log=info,file=$RUN_DIR/hs-%p.collapsed$ACCURACY_OPTION") ;;
@@ -240,7 +240,7 @@ summarize() {
                 printf "%-30s %-24s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
                        summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : "", nk ? sprintf("%.0f", median(kv, nk)) : ""
                 if (cfg == "hs-live-512k" && wl == "allocmix")
-                    check[++nchecks] = sprintf("%s (default options): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
+                    check[++nchecks] = sprintf("%s (rate=1000/s): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
                                                label(cfg), median(rc, rounds), verdict(rc, rounds, 0, 1.03))
                 if (kf && cfg ~ /-32k$/)
                     check[++nchecks] = sprintf("%s: %+.1f %% CPU above floor stack 32k (target: <= 3 %%): %s",
@@ -262,7 +262,7 @@ if [ -s "$ACCURACY" ]; then
     echo
     echo "== allocmix accuracy: profile alloc_space total / bytes the threads allocated (one untimed run each)"
     awk -F'\t' '{ printf "interval %-5s rate=%-8s %.4f (%.3g / %.3g bytes), %s samples kept/s\n", $1, $2, $3 / $4, $3, $4, $5 }' "$ACCURACY"
-    echo "target: default rate within 2 %, rate=500/s within 10 %"
+    echo "target: rate=1000/s within 2 %, rate=500/s within 10 %"
 fi
 echo
 echo "raw results: $RESULTS"
