@@ -98,7 +98,8 @@ static int compare_u32(const void *a, const void *b) {
 
 int hs_growth_end(hs_growth *g) {
     growth_cell *cells = g->failed ? NULL : malloc(((size_t)g->ntouched + 1) * sizeof *cells);
-    qsort(g->touched, g->ntouched, sizeof *g->touched, compare_u32);
+    if (g->ntouched > 0) /* touched may still be NULL: qsort must not see it */
+        qsort(g->touched, g->ntouched, sizeof *g->touched, compare_u32);
     for (uint32_t i = 0; i < g->ntouched; i++) {
         growth_cell *c = &g->scratch[g->touched[i]];
         if (cells) {
