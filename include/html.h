@@ -2,7 +2,7 @@
  * that opens in a browser from a local file, with no network access and no external
  * script, style or font.
  *
- * The page is the template src/flamegraph.html (embedded at build time) with the profile
+ * The page is the template src/output/flamegraph.html (embedded at build time) with the profile
  * inserted as JSON: the call tree merged by function (flame_tree.h) with each node's
  * own values for every sample type, the function names and files, and the comments. */
 #ifndef HS_HTML_H

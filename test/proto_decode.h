@@ -1,6 +1,6 @@
 /* proto_decode.h: a test-only decoder for profile.proto (github.com/google/pprof).
  *
- * Written independently of src/pprof.c so that the unit tests check the encoder
+ * Written independently of src/output/pprof.c so that the unit tests check the encoder
  * against the wire format rather than against itself: it accepts repeated scalars
  * both packed and unpacked (as any protobuf reader must), skips fixed-width fields,
  * rejects malformed input (truncated fields, overlong varints, group wire types), and

@@ -1,4 +1,4 @@
-/* test_arena.c: unit tests of the lock-free bump allocator (src/arena.c).
+/* test_arena.c: unit tests of the lock-free bump allocator (src/sampling/arena.c).
  *
  * Single-threaded: alignment, zeroing, growth across chunks, oversized requests, the
  * budget. Concurrent: 8 threads allocate and fill blocks with their own pattern; no two

@@ -1,4 +1,4 @@
-/* test_budget.c: unit tests of the memory budget split (src/budget.c).
+/* test_budget.c: unit tests of the memory budget split (src/control/budget.c).
  *
  * Every plan stays within memory= (tables plus the profile-building share), capacities
  * grow with the budget, track= is checked against half of it with a message that says

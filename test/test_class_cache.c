@@ -1,4 +1,4 @@
-/* test_class_cache.c: unit tests of the class cache (src/class_cache.c), driven by fake
+/* test_class_cache.c: unit tests of the class cache (src/sampling/class_cache.c), driven by fake
  * classes instead of a JVM.
  *
  * A fake class has a name, an identity hash and an `alive` flag (false = unloaded); a fake

@@ -1,4 +1,4 @@
-/* test_collapsed.c: the collapsed-stack encoder (src/collapsed.c): exact text for small
+/* test_collapsed.c: the collapsed-stack encoder (src/output/collapsed.c): exact text for small
  * profiles, covering frame order, merging, sorting, escaping and left-out zeros. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* test_file_output.c: atomic, symlink-safe output files (src/file_output.c).
+/* test_file_output.c: atomic, symlink-safe output files (src/output/file_output.c).
  *
  * Every test works in its own mkdtemp directory under /tmp. Disk-full and read-only
  * conditions need a small tmpfs, which only root may mount: those parts are skipped
@@ -19,7 +19,7 @@
 #include "file_output.h"
 #include "unit.h"
 
-/* Test seams of src/file_output.c (not in file_output.h: only tests use them). */
+/* Test seams of src/output/file_output.c (not in file_output.h: only tests use them). */
 int hs_write_all(int fd, const void *data, size_t len);
 unsigned hs_file_output_next_temp_counter(void);
 

@@ -1,4 +1,4 @@
-/* test_flame_tree.c: samples merged into a call tree (src/flame_tree.c): which stacks
+/* test_flame_tree.c: samples merged into a call tree (src/output/flame_tree.c): which stacks
  * share nodes, the own and total values of every node, line merging, and many stacks. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_html.c: the HTML flame graph encoder (src/html.c): the page's structure, a strict
+/* test_html.c: the HTML flame graph encoder (src/output/html.c): the page's structure, a strict
  * JSON check of the embedded profile, escaping of hostile names, the tree's values as
  * written, and an empty profile. The page's script is tested in a real browser by
  * jtreg/flamegraph/HtmlFlameGraphTest.java. */

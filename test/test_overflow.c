@@ -1,4 +1,4 @@
-/* test_overflow.c: unit tests of folding samples that find no room (src/overflow.c).
+/* test_overflow.c: unit tests of folding samples that find no room (src/sampling/overflow.c).
  *
  * 20,000 distinct (stack, class, size) keys go into a 1,024-bucket table the way the
  * sampler records them: most find no bucket and are folded under the pseudo-stack with

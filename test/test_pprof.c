@@ -1,4 +1,4 @@
-/* test_pprof.c: the profile.proto encoder and gzip (src/pprof.c).
+/* test_pprof.c: the profile.proto encoder and gzip (src/output/pprof.c).
  *
  * Checked three ways: exact bytes for a tiny profile worked out by hand from the
  * protobuf spec; a round trip through an independent decoder (proto_decode.h) that

@@ -1,4 +1,4 @@
-/* test_profile.c: the in-memory profile builder (src/profile.c): string ownership,
+/* test_profile.c: the in-memory profile builder (src/output/profile.c): string ownership,
  * location deduplication, growth, comments, argument checks and the `failed` contract. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* test_ptr_map.c: unit tests of the insert-only lock-free map (src/ptr_map.c).
+/* test_ptr_map.c: unit tests of the insert-only lock-free map (src/sampling/ptr_map.c).
  *
  * Single-threaded: put/get, put_if_absent keeps the first value, invalid arguments, a full
  * map, foreach. Concurrent: 8 threads race to insert the same keys; every key must end up

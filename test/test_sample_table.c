@@ -1,4 +1,4 @@
-/* test_sample_table.c: unit tests of sample aggregation (src/sample_table.c).
+/* test_sample_table.c: unit tests of sample aggregation (src/sampling/sample_table.c).
  *
  * Single-threaded: a bucket accumulates samples and weights, keys differing in any field
  * get distinct buckets, get round-trips and rejects unknown indexes, a full table returns

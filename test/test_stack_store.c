@@ -1,4 +1,4 @@
-/* test_stack_store.c: unit tests of stack interning (src/stack_store.c).
+/* test_stack_store.c: unit tests of stack interning (src/sampling/stack_store.c).
  *
  * Single-threaded: equal stacks share an id, any difference (method, bci, depth, truncated
  * flag) gives a new one, get round-trips, a full store and a spent frame budget return 0

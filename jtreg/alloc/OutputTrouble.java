@@ -5,7 +5,7 @@
  *   none         does nothing else
  *   delete-dir   deletes DIR (which must be empty): the agent's directory is gone at exit
  *   block-temp   creates the files TARGET.tmp.<pid>.0 .. .63: the names the agent would use
- *                for its temporary file (see src/file_output.c) are all taken
+ *                for its temporary file (see src/output/file_output.c) are all taken
  *   dir-at-target  creates a directory at TARGET: the agent must not replace it
  *   fifo-at-target creates a FIFO at TARGET (mkfifo): the agent must not replace it
  *   read-only-dir  makes DIR read-only (r-x): no file can be created in it (unless root)

@@ -1,5 +1,5 @@
 /* fuzz_file_pattern.c: libFuzzer harness for the file-name pattern expander
- * (hs_expand_file_pattern_n in src/options.c), checked against a plain reference.
+ * (hs_expand_file_pattern_n in src/control/options.c), checked against a plain reference.
  *
  * Input: 8 bytes of pid, 8 bytes of time, 2 bytes of output size (0..4096), then the
  * pattern (cut at its first NUL); the sequence number for %n is taken from the pid bytes

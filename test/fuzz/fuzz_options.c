@@ -1,4 +1,4 @@
-/* fuzz_options.c: libFuzzer harness for the option parser (src/options.c).
+/* fuzz_options.c: libFuzzer harness for the option parser (src/control/options.c).
  *
  * Input: the first byte picks the error buffer's size (1..256, or 0 = none); the rest is
  * the option string (cut at its first NUL, like the JVM's). Checked on every input:

@@ -20,8 +20,8 @@ fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -D_GNU_SOURCE -I"$root/include")
 for name in options file_pattern; do
-  "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/options.c" \
-      "$root/src/log.c"
+  "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/control/options.c" \
+      "$root/src/control/log.c"
 done
 work="$(mktemp -d /tmp/heapsampler-fuzz.XXXXXX)"
 for name in options file_pattern; do

@@ -1,6 +1,6 @@
 /* html.c: the self-contained HTML flame graph encoder (see html.h).
  *
- * The page's markup, style and script live in src/flamegraph.html, which the build turns
+ * The page's markup, style and script live in src/output/flamegraph.html, which the build turns
  * into the byte array hs_flamegraph_template (cmake/embed.cmake). This file only writes
  * the profile as JSON in place of the template's PROFILE_MARKER.
  *
@@ -22,7 +22,7 @@
 
 #include "flame_tree.h"
 
-/* Generated from src/flamegraph.html at build time. */
+/* Generated from src/output/flamegraph.html at build time. */
 extern const char hs_flamegraph_template[];
 
 #define PROFILE_MARKER "@PROFILE_JSON@"
