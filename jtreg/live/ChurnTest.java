@@ -133,8 +133,11 @@ public class ChurnTest {
         double weight = buckets > 0 ? inuseObjects * prob : 0;
         long entriesAtMost = tracking.entries() - otherBuckets;
         if (buckets + cappedBuckets == 0 || entriesAtMost < 1) p.fail("the known site has no live entries");
-        // Each bucket's inuse_objects is rounded to a whole object: W is off by < p each.
-        double slack = buckets * prob + 1e-6;
+        // Each sample's inuse_objects is rounded to a whole object: W is off by < p each. The
+        // site's untracked samples (no room in the table) are extrapolated by a ratio, which
+        // moves W off a whole number by a little more: 1 % of W still catches weights that
+        // thinning forgot to scale (off by a factor of 2 or more).
+        double slack = Math.max(buckets * prob, 0.01 * weight) + 1e-6;
         int level = 0;
         while (weight - entriesAtMost * Math.scalb(1.0, level) > slack) level++;
         double perEntry = Math.scalb(1.0, level);
@@ -151,7 +154,9 @@ public class ChurnTest {
             p.fail("the known site weighs " + weight + " samples: not a whole number of"
                     + " entries of 2^" + level + " samples");
         }
-        if (level == 0) p.fail("the known site's samples were never thinned: no stress");
+        // A capped site's in-use is its allocation estimate, which tells nothing of the level
+        // its entries had (thinning may already have raised its estimate past the cap).
+        if (level == 0 && cappedBuckets == 0) p.fail("the known site's samples were never thinned: no stress");
 
         double sigma = Math.sqrt((perEntry - prob) / (count * prob));
         long truth = count * size;
