@@ -95,7 +95,12 @@ public class RateCapTest {
         compare(rate + ": inuse_space of the retained site", retainInuse, retain * size, retain,
                 pKept, failures);
         System.out.printf("%s: inuse_space of the churn site %d%n", rate, churnInuse);
-        if (churnInuse != 0) failures.add(rate + ": the churn site shows " + churnInuse + " bytes in use");
+        // `sink` still holds the last array churned: when a GC found it there and it had been
+        // sampled, the churn site rightly shows that one sample in use (size / pKept bytes).
+        if (churnInuse > size / pKept * 1.01) {
+            failures.add(rate + ": the churn site shows " + churnInuse + " bytes in use, more than"
+                    + " the one array `sink` holds (" + Math.round(size / pKept) + ")");
+        }
     }
 
     /** Checks estimate against truth within SIGMAS standard deviations (see above). */

@@ -93,7 +93,12 @@ public class OomTest {
         System.out.println(name + " in-use by site: " + bySite);
         if (!top.equals(LEAK)) p.fail("top in-use site is " + top + ", not " + LEAK);
         long leaked = bySite.get(LEAK);
-        if (leaked < 32L << 20) p.fail("the leak shows only " + leaked + " bytes in use of 64 MB");
+        // The -oom profile is as of the last GC before the error, when the leak filled the
+        // heap; a peak profile is as of the GC with the most heap used after it, which on a
+        // concurrent collector (ZGC) can come well before the end: only its order is checked.
+        if (!name.contains("peak") && leaked < 32L << 20) {
+            p.fail("the leak shows only " + leaked + " bytes in use of 64 MB");
+        }
     }
 
     static void paths() throws Exception {
