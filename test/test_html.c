@@ -103,6 +103,15 @@ static char *embedded_json(const char *html) {
     return json;
 }
 
+/* The JSON embedded in p's page (checked as embedded_json does), or NULL. */
+static char *page_json(const hs_profile *p) {
+    size_t len = 0;
+    char *html = encode(p, &len);
+    char *json = html ? embedded_json(html) : NULL;
+    free(html);
+    return json;
+}
+
 static void assert_contains(const char *text, const char *part) {
     if (!strstr(text, part)) {
         fprintf(stderr, "\n  missing: %s\n", part);
@@ -236,10 +245,7 @@ static void test_tree_values(void) {
     hs_profile_add_sample(p, NULL, 0, (const int64_t[]){1, 7}, 0);
     p = fixture_or_null(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    size_t len = 0;
-    char *html = encode(p, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
-    char *json = embedded_json(html);
+    char *json = page_json(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
     assert_contains(json, "\"locations\":[2,0,3,0,0,3,0,4,1,9]");
     assert_contains(json, "\"root\":[1,7],"
@@ -249,7 +255,6 @@ static void test_tree_values(void) {
     assert_contains(json, "\"files\":[\"Main.java\",\"App.java\",\"\",\"\"]");
     assert_contains(json, "\"samples\":5");
     free(json);
-    free(html);
     hs_profile_free(p);
 }
 
