@@ -1,30 +1,40 @@
 /* throttle.h: the rate cap (rate=N/s): which of the JVM's samples the agent keeps, and
  * what each kept sample weighs, so that the work per second is bounded whatever the
- * allocation rate while the profile stays an unbiased estimate.
+ * allocation rate while the profile stays an unbiased estimate, site by site.
  *
  * Time is cut into windows (5 per period, 1 for rates below 5 per period). The period's
  * budget of N samples is spread over its windows: window i of the period may keep up to
  * floor(N * (i + 1) / W) minus what the period kept so far, so what a window leaves unused
  * is carried to the next ones, and dropped at the period's end. The population (samples
  * the JVM offers per window) is an EWMA over the recent windows (alpha 1/W: about one
- * period of memory). A window accepts each offered sample with probability
- * p = min(1, budget / population), drawn per thread (a geometric countdown to the next
- * candidate, so a rejection costs a decrement), and stops at its budget.
+ * period of memory).
  *
- * Weights: a kept sample weighs 1/p JVM samples (HS_WEIGHT_ONE units) plus its share of
- * the deficit: everything offered so far minus the weights handed out so far, spread over
- * the next window's expected kept samples. That deficit is what the budget cut off at a
- * window's end (plus zero-mean noise), so the weights of all kept samples sum to the
- * population offered, up to the deficit of the last window (stated and tested in
- * test/test_throttle.c). Without a cap biting (p = 1, nothing cut) every weight is exactly 1.
+ * The cut is soft. A window opens with the acceptance probability p = min(1, budget / 2 /
+ * population): it aims at half its budget and keeps the other half as room for a
+ * population that outruns the estimate. Each time the window has used up half of the room
+ * it still had (from three quarters of the budget on), the thread whose sample crossed the
+ * mark projects the window's population from what was offered so far and steps p down (at
+ * least halving it) so that the rest of the window aims at half of what is left. Every
+ * offer is a candidate with the probability p in force when it is decided (a per-thread
+ * geometric countdown, redrawn whenever p changes: memoryless, so no offer's odds depend
+ * on when the change came), and a kept sample weighs 1/p. A probability that depends only
+ * on what came before the offer keeps the estimate unbiased for every site (Horvitz-
+ * Thompson): a site that allocates in bursts, or only at the end of a window, is
+ * represented at its weight. Only a candidate that finds the budget spent is refused (the
+ * hard bound on the work); that needs a population that outruns the projection more than
+ * the steps can follow, and is counted and reported ("refused").
+ *
+ * A dump multiplies its estimates by offered / (weights handed out), so that the totals
+ * equal the samples offered exactly (the weights' sum is itself an unbiased estimate of
+ * them). Without the cap biting (p = 1) every weight is exactly 1.
  *
  * Concurrency: hs_throttle_offer is O(1), lock-free and never waits. Offered samples are
- * counted in per-thread stripes (no shared cache line written per sample); only a
- * candidate touches the shared window word (one CAS: the window's sequence and kept count
- * in one 64-bit word, so no window ever keeps more than its budget). The first thread to
- * see a window expired rotates it under a try-lock; the others decide with the window
- * they have. Time is a parameter (ns of a monotonic clock): tests drive a fake clock, and
- * with a fixed seed and one thread every decision is reproducible. */
+ * counted in per-thread stripes (no shared cache line written per sample); only a kept
+ * sample writes the shared window word (one CAS: the window's id and kept count in one
+ * 64-bit word, so no window ever keeps more than its budget) and the weight sum. The
+ * first thread to see a window expired rotates it under a try-lock; the others decide with
+ * the window they have. Time is a parameter (ns of a monotonic clock): tests drive a fake
+ * clock, and with a fixed seed and one thread every decision is reproducible. */
 #ifndef HS_THROTTLE_H
 #define HS_THROTTLE_H
 
@@ -40,11 +50,11 @@ typedef struct hs_throttle hs_throttle;
 
 /* One thread's state: zero it, and the thread's first offer sets it up. */
 typedef struct {
-    uint64_t seq;       /* window whose parameters are cached here (0: none yet) */
-    double p;           /* that window's acceptance probability */
-    uint64_t weight_fp; /* weight of a sample kept in it */
+    uint64_t seq;       /* window whose budget is cached here (0: none yet) */
     uint32_t budget;    /* its budget */
     uint32_t stripe;    /* offered-count stripe, 1 + index (0: not assigned) */
+    uint64_t level;     /* the published probability word the countdown was drawn from */
+    double p;           /* its probability */
     uint64_t countdown; /* offers to reject before the next candidate */
     uint64_t random;    /* splitmix64 state */
 } hs_throttle_thread;
@@ -55,8 +65,9 @@ typedef struct {
     uint64_t offered;        /* samples the JVM offered */
     uint64_t kept;           /* samples kept */
     uint64_t windows;        /* windows completed */
-    uint64_t windows_capped; /* completed windows that hit their budget */
-    double weight_total;     /* sum of the kept samples' weights, JVM samples (completed windows) */
+    uint64_t windows_stepped; /* completed windows whose p was stepped down */
+    uint64_t refused;        /* candidates refused because their window's budget was spent */
+    double weight_total;     /* sum of the kept samples' weights, JVM samples */
     double population;       /* current EWMA, samples per window */
     double probability;      /* current acceptance probability */
     uint32_t budget;         /* current window's budget */
@@ -73,10 +84,10 @@ void hs_throttle_destroy(hs_throttle *t);
 bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
                        uint64_t *weight_fp);
 
-/* Samples offered over the weights handed out so far (the open window's included), for a
- * dump to multiply every estimate by: the deficit not yet carried into later weights (the
- * open window's cut-off tail, at exit the last window's) is then spread over all sites, and
- * the weights add up to the population offered exactly. 1 for NULL or nothing kept yet. */
+/* Samples offered over the weights handed out so far, for a dump to multiply every estimate
+ * by: the weights then add up to the population offered exactly. The ratio's expectation
+ * is about 1 (the weights are unbiased); what it removes is their noise in the totals and
+ * the weight of refused candidates. 1 for NULL or nothing kept yet. */
 double hs_throttle_dump_scale(hs_throttle *t);
 
 /* Changes the rate from the next window on (rate > 0). */
@@ -86,7 +97,8 @@ void hs_throttle_set_rate(hs_throttle *t, int64_t rate, int64_t period_ns);
 void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *out);
 
 /* Writes the rate-cap status as text lines, each ending in '\n' ("rate cap: off" for
- * t == NULL): rate, samples offered and kept, effective rate, windows that hit the cap.
+ * t == NULL): rate, samples offered and kept, effective rate, windows that stepped p down,
+ * candidates refused.
  * For the profile comments and the control command `status`. Returns the length needed
  * (like snprintf). */
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len);

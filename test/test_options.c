@@ -18,7 +18,7 @@
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=0,names=stable,threads=false"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,names=stable,threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -270,7 +270,7 @@ static void test_rate_values(void) {
     CU_ASSERT_EQUAL(parse_ok("rate=1000000/s").rate, 1000000);
     hs_options defaults;
     hs_options_defaults(&defaults);
-    CU_ASSERT_EQUAL(defaults.rate, 0); /* off until the cap keeps bursty sites unbiased */
+    CU_ASSERT_EQUAL(defaults.rate, 1000);
     CU_ASSERT_EQUAL(defaults.rate_period_ns, 1000000000);
 }
 
@@ -505,7 +505,7 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"help", "off"},      {"depth", "1024"},                {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
-        {"rate", "0"}, {"names", "stable"}, {"threads", "false"},
+        {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -585,7 +585,7 @@ static void test_format_shows_help_flag_without_value(void) {
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=1024,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
-                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=0,"
+                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,"
                                  "names=stable,threads=false");
 }
 

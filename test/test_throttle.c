@@ -1,12 +1,14 @@
 /* test_throttle.c: the rate cap (throttle.c) alone, driven by a fake clock.
  *
- * A simulated thread offers samples at given rates over fake time and checks, after every
- * offer, that no window kept more than its budget and that the samples kept so far are at
- * most rate x elapsed + one window's budget. The weight bound tested: the weights of the
- * kept samples of all completed windows sum to the population of those windows up to the
- * deficit carried into the open window, which in a steady phase is within one window's mean
- * population (the deficit is the budget's cut-off tail plus noise of sd ~ weight *
- * sqrt(kept), a fraction of a window). Seeds are fixed: every run decides the same way. */
+ * A simulated thread offers samples of one or two sites at given rates over fake time and
+ * checks, after every offer, that no window kept more than its budget and that the samples
+ * kept so far are at most rate x elapsed + one window's budget. The weights are tested for
+ * what they must be, site by site: unbiased (Horvitz-Thompson) estimates of the offers.
+ * Each offer is kept with the probability p its thread decided it with (hs_throttle_thread
+ * holds it), so it adds (1 - p) / p to the variance of its site's weights; a site's weights
+ * must be within 4 of those standard deviations of its offers (with a fixed seed: every
+ * run decides the same way). The bias itself, which one run's noise can hide,
+ * is tested over many seeds: the mean error must be within 4 standard errors of 0. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,24 +23,30 @@
 #define SEED 42
 
 typedef struct {
+    uint64_t offered;
+    double weight;            /* sum of the kept samples' weights, JVM samples */
+    double variance;          /* variance of `weight` */
+} site;
+
+typedef struct {
     hs_throttle *t;
     hs_throttle_thread th;
     int64_t start, now;
     uint64_t offered, kept;
-    double weight;            /* sum of the kept samples' weights, JVM samples */
+    double weight;            /* all sites' */
+    site sites[2];
     uint64_t windows_seen;
     uint32_t budget;          /* of the open window */
     uint64_t window_kept;     /* kept in the open window */
-    uint64_t window_offered;  /* offered in the open window */
     uint64_t over_budget;     /* windows that kept more than their budget */
     uint64_t over_rate;       /* offers after which kept > rate x elapsed + a window's budget */
     double rate_per_ns, window_budget;
 } sim;
 
-static void sim_init(sim *s, int64_t rate, int64_t period_ns) {
+static void sim_init_seeded(sim *s, int64_t rate, int64_t period_ns, uint64_t seed) {
     memset(s, 0, sizeof *s);
     s->start = s->now = 1000 * SECOND; /* any origin */
-    s->t = hs_throttle_create(rate, period_ns, SEED, s->now);
+    s->t = hs_throttle_create(rate, period_ns, seed, s->now);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s->t);
     hs_throttle_stats st;
     hs_throttle_stats_read(s->t, s->now, &st);
@@ -47,7 +55,11 @@ static void sim_init(sim *s, int64_t rate, int64_t period_ns) {
     s->window_budget = (double)rate / (rate >= HS_THROTTLE_WINDOWS ? HS_THROTTLE_WINDOWS : 1);
 }
 
-static bool sim_offer(sim *s) {
+static void sim_init(sim *s, int64_t rate, int64_t period_ns) {
+    sim_init_seeded(s, rate, period_ns, SEED);
+}
+
+static bool sim_offer_site(sim *s, int which) {
     uint64_t w = 0;
     bool keep = hs_throttle_offer(s->t, &s->th, s->now, &w);
     hs_throttle_stats st;
@@ -56,38 +68,59 @@ static bool sim_offer(sim *s) {
         if (s->window_kept > s->budget) s->over_budget++;
         s->windows_seen = st.windows;
         s->window_kept = 0;
-        s->window_offered = 0;
         s->budget = st.budget;
     }
     s->offered++;
-    s->window_offered++;
+    s->sites[which].offered++;
+    s->sites[which].variance += (1 - s->th.p) / s->th.p;
     if (keep) {
+        double weight = (double)w / HS_WEIGHT_ONE;
         s->kept++;
         s->window_kept++;
-        s->weight += (double)w / HS_WEIGHT_ONE;
+        s->weight += weight;
+        s->sites[which].weight += weight;
     }
     if ((double)s->kept > s->rate_per_ns * (double)(s->now - s->start) + s->window_budget)
         s->over_rate++;
     return keep;
 }
 
-/* Offers per_second samples a second, evenly spaced, for duration_ns of fake time. */
-static void sim_run(sim *s, double per_second, int64_t duration_ns) {
+static bool sim_offer(sim *s) { return sim_offer_site(s, 0); }
+
+/* Offers per_second samples a second of site `which`, evenly spaced, for duration_ns of
+ * fake time. */
+static void sim_run_site(sim *s, int which, double per_second, int64_t duration_ns) {
     double gap = 1e9 / per_second, next = 0;
     for (int64_t end = s->now + duration_ns; s->now < end;) {
-        sim_offer(s);
+        sim_offer_site(s, which);
         next += gap;
         s->now = end - duration_ns + (int64_t)next;
     }
 }
 
-/* Weights of the completed windows minus their population: the deficit, with its sign. */
-static double completed_deficit(sim *s) {
+static void sim_run(sim *s, double per_second, int64_t duration_ns) {
+    sim_run_site(s, 0, per_second, duration_ns);
+}
+
+/* A site's weights within 4 of their standard deviations (and one sample) of its offers. */
+static bool site_within_4_sigma(const site *x) {
+    return fabs(x->weight - (double)x->offered) <= 4 * sqrt(x->variance) + 1;
+}
+
+/* The throttle's counters agree with the simulation's, and all weights are within 4 sigma. */
+static void check_counts_and_weights(sim *s) {
     hs_throttle_stats st;
     hs_throttle_stats_read(s->t, s->now, &st);
     CU_ASSERT_EQUAL(st.offered, s->offered);
     CU_ASSERT_EQUAL(st.kept, s->kept);
-    return st.weight_total - (double)(s->offered - s->window_offered);
+    CU_ASSERT_DOUBLE_EQUAL(st.weight_total, s->weight, 1e-9 * s->weight + 1e-6);
+    CU_ASSERT_EQUAL(s->over_budget, 0);
+    CU_ASSERT_EQUAL(s->over_rate, 0);
+    site all = {.offered = s->offered, .weight = s->weight,
+                .variance = s->sites[0].variance + s->sites[1].variance};
+    CU_ASSERT_TRUE(site_within_4_sigma(&all));
+    CU_ASSERT_TRUE(site_within_4_sigma(&s->sites[0]));
+    CU_ASSERT_TRUE(site_within_4_sigma(&s->sites[1]));
 }
 
 static void sim_free(sim *s) { hs_throttle_destroy(s->t); }
@@ -98,18 +131,19 @@ static void test_steady_population(void) {
     sim s;
     sim_init(&s, 100, SECOND); /* 20 per 200 ms window */
     sim_run(&s, 10000, 10 * SECOND); /* 2,000 offered per window */
-    CU_ASSERT_EQUAL(s.over_budget, 0);
-    CU_ASSERT_EQUAL(s.over_rate, 0);
-    /* 50 windows of 20: nearly all of the 1,000 the rate allows are used */
-    CU_ASSERT(s.kept >= 900 && s.kept <= 1000);
-    double deficit = completed_deficit(&s);
-    CU_ASSERT(fabs(deficit) <= 2000);
-    /* all weights, open window included, against all offers */
-    CU_ASSERT(fabs(s.weight - (double)s.offered) <= 2000);
+    check_counts_and_weights(&s);
+    /* each window aims at half its budget, what it leaves carried to the next ones: the
+     * windows of a second aim at 10, 15, 17.5, 18.75 and 19.4 (81 a second), the first one
+     * keeps 15 at p = 1 before its first step: about 815 of the 1,000 the rate allows */
+    CU_ASSERT(s.kept >= 740 && s.kept <= 890);
     hs_throttle_stats st;
     hs_throttle_stats_read(s.t, s.now, &st);
-    CU_ASSERT_DOUBLE_EQUAL(st.probability, 0.01, 0.002);
     CU_ASSERT_DOUBLE_EQUAL(st.population, 2000, 200);
+    /* half a window's budget (20, and up to 40 with what earlier windows left) of 2,000 */
+    CU_ASSERT(st.probability >= 0.004 && st.probability <= 0.015);
+    /* steady: a window rarely runs ahead of its aim by the half of its budget kept as room */
+    CU_ASSERT(st.windows_stepped <= st.windows / 5);
+    CU_ASSERT_EQUAL(st.refused, 0);
     sim_free(&s);
 }
 
@@ -125,7 +159,8 @@ static void test_below_the_cap_keeps_everything_at_weight_one(void) {
     hs_throttle_stats st;
     hs_throttle_stats_read(s.t, s.now, &st);
     CU_ASSERT_EQUAL(st.kept, 5000);
-    CU_ASSERT_EQUAL(st.windows_capped, 0);
+    CU_ASSERT_EQUAL(st.windows_stepped, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_throttle_dump_scale(s.t), 1.0, 1e-12);
     sim_free(&s);
 }
 
@@ -137,15 +172,69 @@ static void test_bursty_population(void) {
         sim_run(&s, 50000, SECOND / 2);
         sim_run(&s, 2000, SECOND);
     }
-    sim_run(&s, 2000, 2 * SECOND); /* end steady, so the last bursts' deficit is paid out */
-    CU_ASSERT_EQUAL(s.over_budget, 0);
-    CU_ASSERT_EQUAL(s.over_rate, 0);
+    check_counts_and_weights(&s);
     hs_throttle_stats st;
     hs_throttle_stats_read(s.t, s.now, &st);
-    CU_ASSERT(st.windows_capped >= 5); /* each burst's first window at least */
-    /* bound: one steady window's population (400) */
-    CU_ASSERT(fabs(completed_deficit(&s)) <= 400);
+    /* the steps follow bursts of 1,000 times the population estimate: no candidate finds
+     * the budget spent */
+    CU_ASSERT_EQUAL(st.refused, 0);
     sim_free(&s);
+}
+
+/* ---- Sites that allocate in bursts ---------------------------------------------- */
+
+/* A site whose samples all come in bursts, at times that drift across the windows, next to
+ * a steady one: each keeps its own weight (a hard cut at the budget left the burst's tail
+ * without a representative; carried into later weights, its weight went to other sites). */
+static void test_burst_site_keeps_its_weight(void) {
+    sim s;
+    sim_init(&s, 100, SECOND);
+    for (int i = 0; i < 40; i++) {
+        sim_run_site(&s, 0, 5000, 7 * SECOND / 10);     /* steady site 0 */
+        sim_run_site(&s, 1, 200000, 3 * SECOND / 100);  /* a burst of site 1: 40 x the others */
+    }
+    check_counts_and_weights(&s);
+    /* the burst is a sizeable share: the test has power */
+    CU_ASSERT(s.sites[1].offered > s.sites[0].offered);
+    sim_free(&s);
+}
+
+/* A burst before the throttle knows any population, then a steady phase of another site:
+ * the first window's steps project the burst from its first offers. */
+static void test_startup_burst(void) {
+    sim s;
+    sim_init(&s, 1000, SECOND);
+    sim_run_site(&s, 1, 5000000, SECOND / 100); /* 50,000 offers in 10 ms */
+    sim_run_site(&s, 0, 20000, 5 * SECOND);
+    check_counts_and_weights(&s);
+    hs_throttle_stats st;
+    hs_throttle_stats_read(s.t, s.now, &st);
+    CU_ASSERT_EQUAL(st.refused, 0);
+    sim_free(&s);
+}
+
+/* The mean over many seeds: any bias of a bursty site's estimate must be small against
+ * its standard error (4 sigma of the mean of 300 runs). Each run: a burst at startup, a
+ * steady site, and a burst that comes at the end of a window. */
+static void test_burst_estimates_unbiased_over_seeds(void) {
+    enum { RUNS = 300 };
+    double sum = 0, sum2 = 0;
+    for (int run = 0; run < RUNS; run++) {
+        sim s;
+        sim_init_seeded(&s, 50, SECOND, SEED + (uint64_t)run);
+        sim_run_site(&s, 1, 1000000, SECOND / 100);
+        sim_run_site(&s, 0, 5000, SECOND + SECOND / 2 + SECOND / 10);
+        sim_run_site(&s, 1, 100000, SECOND / 20); /* the last quarter of a window */
+        sim_run_site(&s, 0, 5000, SECOND / 5);
+        CU_ASSERT_EQUAL(s.over_budget, 0);
+        double error = s.sites[1].weight / (double)s.sites[1].offered - 1;
+        sum += error;
+        sum2 += error * error;
+        sim_free(&s);
+    }
+    double mean = sum / RUNS, sd = sqrt((sum2 / RUNS - mean * mean) / (RUNS - 1));
+    CU_ASSERT(sd > 0);
+    CU_ASSERT(fabs(mean) <= 4 * sd);
 }
 
 /* ---- Budget carry within the period ----------------------------------------------- */
@@ -159,17 +248,17 @@ static void test_budget_carry_and_reset(void) {
         for (int i = 0; i < 5; i++, s.now += window / 10) CU_ASSERT_TRUE(sim_offer(&s));
         s.now = t0 + (w + 1) * window;
     }
-    /* window 2 may keep 60 - 10 = 50: the unused 30 carried; the population estimate is 5,
-     * so every offer is a candidate until the budget is spent */
+    /* window 2 may keep 60 - 10 = 50: the unused 30 carried. It aims at half of it: the
+     * population estimate is 5, so it opens at p = 1, and its first step (at 7 kept)
+     * projects the 10,000 offers a second for the rest of the window */
     uint64_t kept = 0;
     for (int i = 0; i < 1000; i++, s.now += window / 2000) kept += sim_offer(&s);
-    CU_ASSERT_EQUAL(kept, 50);
     CU_ASSERT_EQUAL(s.budget, 50);
-    /* windows 3 and 4 keep what is left of the second's 100: 40 */
+    CU_ASSERT(kept >= 10 && kept <= 40);
+    /* windows 3 and 4 keep at most what is left of the second's 100 */
     s.now = t0 + 3 * window;
-    kept = 0;
-    for (int i = 0; i < 4000; i++, s.now += 2 * window / 4000) kept += sim_offer(&s);
-    CU_ASSERT_EQUAL(s.kept, 100);
+    for (int i = 0; i < 4000; i++, s.now += 2 * window / 4000) sim_offer(&s);
+    CU_ASSERT(s.kept <= 100);
     /* a new period: its first window gets 20 again, nothing carried over the boundary */
     s.now = t0 + 5 * window;
     sim_offer(&s);
@@ -185,14 +274,13 @@ static void test_rate_change(void) {
     sim_init(&s, 1000, SECOND);
     sim_run(&s, 20000, 2 * SECOND);
     uint64_t kept_before = s.kept;
-    CU_ASSERT(kept_before >= 1800 && kept_before <= 2000);
+    CU_ASSERT(kept_before >= 1500 && kept_before <= 2000);
     hs_throttle_set_rate(s.t, 50, SECOND);
     sim_run(&s, 20000, 4 * SECOND);
     /* at most one old window (200) plus 4 s at 50/s plus a window of the new rate (10) */
     CU_ASSERT(s.kept - kept_before <= 200 + 200 + 10);
-    CU_ASSERT(s.kept - kept_before >= 150);
-    CU_ASSERT_EQUAL(s.over_budget, 0);
-    CU_ASSERT(fabs(completed_deficit(&s)) <= 20000 / 5);
+    CU_ASSERT(s.kept - kept_before >= 120);
+    check_counts_and_weights(&s);
     sim_free(&s);
 }
 
@@ -200,10 +288,10 @@ static void test_low_rates_per_minute(void) {
     sim s;
     sim_init(&s, 3, 60 * SECOND); /* 3 a minute: one window per period */
     sim_run(&s, 100, 5 * 60 * SECOND);
-    CU_ASSERT_EQUAL(s.over_budget, 0);
-    CU_ASSERT_EQUAL(s.over_rate, 0);
-    /* the first window keeps 3; the others draw Poisson(3) capped at 3: 2.35 on average */
-    CU_ASSERT(s.kept >= 9 && s.kept <= 15);
+    check_counts_and_weights(&s);
+    /* the first window keeps 3 at p = 1; the others aim at 1.5 of 6,000: Poisson(1.5)
+     * capped at 3, 1.37 on average (too small a budget to step within) */
+    CU_ASSERT(s.kept >= 4 && s.kept <= 15);
     sim_free(&s);
 }
 
@@ -219,37 +307,38 @@ static void test_clock_jumps(void) {
     s.start += 3600 * SECOND;
     uint64_t kept = s.kept;
     sim_run(&s, 10000, 2 * SECOND);
-    CU_ASSERT(s.kept - kept >= 150 && s.kept - kept <= 200 + 20);
+    CU_ASSERT(s.kept - kept >= 120 && s.kept - kept <= 200 + 20);
     /* back by ten seconds: the window is restarted at once instead of lasting ten seconds
      * with a spent budget; the rate bound is checked from the new time on */
     s.now -= 10 * SECOND;
     kept = s.kept;
     sim_run(&s, 10000, 2 * SECOND);
-    CU_ASSERT(s.kept - kept >= 150 && s.kept - kept <= 200 + 20);
+    CU_ASSERT(s.kept - kept >= 120 && s.kept - kept <= 200 + 20);
     CU_ASSERT_EQUAL(s.over_budget, 0);
     sim_run(&s, 10000, 2 * SECOND);
-    CU_ASSERT(fabs(completed_deficit(&s)) <= 2000);
+    site all = {.offered = s.offered, .weight = s.weight, .variance = s.sites[0].variance};
+    CU_ASSERT_TRUE(site_within_4_sigma(&all));
     sim_free(&s);
 }
 
 /* ---- Unbiased per site ------------------------------------------------------------ */
 
-/* Two sites offer 30 % and 70 % of 20,000 samples a second for 100 s at rate=1000/s:
- * 100,000 kept, ~30,000 for site A. Each site's weight sum estimates its offers with a
- * relative sd of about sqrt((1 - p) / kept) ~ 0.6 % for A: 4 sigma is 2.4 %. */
+/* Two sites offer 30 % and 70 % of 20,000 samples a second, interleaved, for 100 s at
+ * rate=1000/s: ~80,000 kept, ~24,000 for site A. Each site's weight sum estimates its
+ * offers with a relative sd of about sqrt((1 - p) / kept) ~ 0.65 % for A: 4 sigma is 2.6 %. */
 static void test_weights_unbiased_per_site(void) {
     hs_throttle *t = hs_throttle_create(1000, SECOND, SEED, 0);
     hs_throttle_thread th = {0};
     uint64_t random = 7, offered[2] = {0, 0};
     double weight[2] = {0, 0};
     for (int64_t i = 0, n = 2000000; i < n; i++) {
-        int site = (hs_mix64(random++) % 10) < 3 ? 0 : 1;
+        int which = (hs_mix64(random++) % 10) < 3 ? 0 : 1;
         uint64_t w;
-        offered[site]++;
-        if (hs_throttle_offer(t, &th, i * 100 * SECOND / n, &w)) weight[site] += (double)w / HS_WEIGHT_ONE;
+        offered[which]++;
+        if (hs_throttle_offer(t, &th, i * 100 * SECOND / n, &w)) weight[which] += (double)w / HS_WEIGHT_ONE;
     }
-    for (int site = 0; site < 2; site++)
-        CU_ASSERT_DOUBLE_EQUAL(weight[site] / (double)offered[site], 1.0, 0.024);
+    for (int which = 0; which < 2; which++)
+        CU_ASSERT_DOUBLE_EQUAL(weight[which] / (double)offered[which], 1.0, 0.026);
     hs_throttle_destroy(t);
 }
 
@@ -275,7 +364,7 @@ static void test_same_seed_same_decisions(void) {
 typedef struct {
     hs_throttle *t;
     uint64_t offered, kept;
-    double weight;
+    double weight, variance;
 } worker;
 
 static void *offer_for_a_while(void *arg) {
@@ -289,13 +378,15 @@ static void *offer_for_a_while(void *arg) {
             w->kept++;
             w->weight += (double)weight / HS_WEIGHT_ONE;
         }
+        w->variance += (1 - th.p) / th.p;
     }
     return NULL;
 }
 
 /* 4 threads for 0.5 s at rate=200/s: the kept samples stay within the rate bound, and the
- * weights handed out add up to what was offered within the deficit bound (generously, as
- * the population per window here is whatever the machine manages). */
+ * weights handed out add up to what was offered within 4 sigma (races included: a thread
+ * that decides with a probability another has just stepped down still weighs its sample
+ * by the probability it decided with). */
 static void test_threads(void) {
     for (int round = 0; round < 2; round++) {
         int64_t start = hs_throttle_clock_nanos();
@@ -305,11 +396,12 @@ static void test_threads(void) {
         run_threads(4, offer_for_a_while, w, sizeof w[0]);
         int64_t elapsed = hs_throttle_clock_nanos() - start;
         uint64_t offered = 0, kept = 0;
-        double weight = 0;
+        double weight = 0, variance = 0;
         for (int i = 0; i < 4; i++) {
             offered += w[i].offered;
             kept += w[i].kept;
             weight += w[i].weight;
+            variance += w[i].variance;
         }
         hs_throttle_stats st;
         hs_throttle_stats_read(t, hs_throttle_clock_nanos(), &st);
@@ -317,9 +409,8 @@ static void test_threads(void) {
         CU_ASSERT_EQUAL(st.kept, kept);
         CU_ASSERT(kept <= 200.0 * (double)elapsed / SECOND + 40);
         CU_ASSERT(kept >= 50);
-        /* the open window's offers and the deficit: within one and a half windows' offers */
-        double per_window = (double)offered * (double)(SECOND / 5) / (double)elapsed;
-        CU_ASSERT(fabs(weight - (double)offered) <= 1.5 * per_window);
+        site all = {.offered = offered, .weight = weight, .variance = variance};
+        CU_ASSERT_TRUE(site_within_4_sigma(&all));
         hs_throttle_destroy(t);
     }
 }
@@ -327,7 +418,7 @@ static void test_threads(void) {
 /* ---- The dump's scale ------------------------------------------------------------- */
 
 /* Whatever the run, the weights handed out times the dump scale are the samples offered:
- * a dump then adds up to the population even when its last window cut a tail off. */
+ * a dump then adds up to the population exactly, even in the middle of a burst. */
 static void test_dump_scale_makes_weights_add_up(void) {
     CU_ASSERT_EQUAL(hs_throttle_dump_scale(NULL), 1.0);
     sim s;
@@ -335,8 +426,9 @@ static void test_dump_scale_makes_weights_add_up(void) {
     sim_run(&s, 50, SECOND / 2);        /* below the cap */
     sim_run(&s, 100000, SECOND / 10);   /* a burst that ends inside a window */
     double scale = hs_throttle_dump_scale(s.t);
-    CU_ASSERT(scale > 1.5); /* the burst's cut-off tail is not carried yet */
     CU_ASSERT_DOUBLE_EQUAL(s.weight * scale, (double)s.offered, 1e-6 * (double)s.offered);
+    /* and the scale only corrects noise: about 1, within 4 sigma of the weights */
+    CU_ASSERT(fabs(1 / scale - 1) * (double)s.offered <= 4 * sqrt(s.sites[0].variance) + 1);
     sim_run(&s, 20000, 3 * SECOND + SECOND / 10);
     scale = hs_throttle_dump_scale(s.t);
     CU_ASSERT_DOUBLE_EQUAL(s.weight * scale, (double)s.offered, 1e-6 * (double)s.offered);
@@ -365,7 +457,7 @@ static void test_status_lines(void) {
              (unsigned long long)s.kept);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, expect));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "rate=100/s, windows of 200 ms"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "windows hit the cap\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "windows stepped p down, 0 candidates refused"));
     int lines = 0;
     hs_throttle_status_lines(s.t, s.now, count_line, &lines);
     CU_ASSERT_EQUAL(lines, 2);
@@ -385,6 +477,9 @@ void register_tests(void) {
         {"low rates per minute", test_low_rates_per_minute},
         {"clock jumps ahead and back", test_clock_jumps},
         {"weights unbiased per site", test_weights_unbiased_per_site},
+        {"a site allocating in bursts keeps its weight", test_burst_site_keeps_its_weight},
+        {"a burst at startup", test_startup_burst},
+        {"burst estimates unbiased over seeds", test_burst_estimates_unbiased_over_seeds},
         {"same seed, same decisions", test_same_seed_same_decisions},
         {"threads", test_threads},
         {"dump scale: weights add up to the offers", test_dump_scale_makes_weights_add_up},

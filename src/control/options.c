@@ -621,7 +621,7 @@ static const option_row option_table[] = {
      "sites alive (file name with -paths; a heap walk of at most 10 s)",
      parse_oom_paths, show_oom_paths},
     /* rate cap (throttle.h) */
-    {"rate", "0", "0 (no cap), or N/s or N/m with N from 1 to 1000000",
+    {"rate", "1000/s", "0 (no cap), or N/s or N/m with N from 1 to 1000000",
      "most samples kept per second (or minute); the kept ones are weighted, so estimates "
      "stay unbiased",
      parse_rate, show_rate},
