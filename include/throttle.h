@@ -70,6 +70,7 @@ typedef struct {
     double weight_total;     /* sum of the kept samples' weights, JVM samples */
     double population;       /* current EWMA, samples per window */
     double probability;      /* current acceptance probability */
+    double lowest_probability; /* the lowest one so far: every weight is at most its inverse */
     uint32_t budget;         /* current window's budget */
     int64_t elapsed_ns;      /* since the throttle was created */
 } hs_throttle_stats;
@@ -97,8 +98,8 @@ void hs_throttle_set_rate(hs_throttle *t, int64_t rate, int64_t period_ns);
 void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *out);
 
 /* Writes the rate-cap status as text lines, each ending in '\n' ("rate cap: off" for
- * t == NULL): rate, samples offered and kept, effective rate, windows that stepped p down,
- * candidates refused.
+ * t == NULL): rate, the probability now and its lowest, samples offered and kept, effective
+ * rate, windows that stepped p down, candidates refused.
  * For the profile comments and the control command `status`. Returns the length needed
  * (like snprintf). */
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len);

@@ -34,6 +34,7 @@ typedef struct {
     int64_t start, now;
     uint64_t offered, kept;
     double weight;            /* all sites' */
+    double heaviest;          /* the largest weight of a kept sample */
     site sites[2];
     uint64_t windows_seen;
     uint32_t budget;          /* of the open window */
@@ -79,6 +80,7 @@ static bool sim_offer_site(sim *s, int which) {
         s->window_kept++;
         s->weight += weight;
         s->sites[which].weight += weight;
+        if (weight > s->heaviest) s->heaviest = weight;
     }
     if ((double)s->kept > s->rate_per_ns * (double)(s->now - s->start) + s->window_budget)
         s->over_rate++;
@@ -114,6 +116,8 @@ static void check_counts_and_weights(sim *s) {
     CU_ASSERT_EQUAL(st.offered, s->offered);
     CU_ASSERT_EQUAL(st.kept, s->kept);
     CU_ASSERT_DOUBLE_EQUAL(st.weight_total, s->weight, 1e-9 * s->weight + 1e-6);
+    /* the lowest probability reported bounds every weight */
+    CU_ASSERT(s->heaviest * st.lowest_probability <= 1 + 1e-4);
     CU_ASSERT_EQUAL(s->over_budget, 0);
     CU_ASSERT_EQUAL(s->over_rate, 0);
     site all = {.offered = s->offered, .weight = s->weight,
@@ -457,6 +461,7 @@ static void test_status_lines(void) {
              (unsigned long long)s.kept);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, expect));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "rate=100/s, windows of 200 ms"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ", lowest "));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "windows stepped p down, 0 candidates refused"));
     int lines = 0;
     hs_throttle_status_lines(s.t, s.now, count_line, &lines);

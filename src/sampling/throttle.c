@@ -25,7 +25,7 @@
 #define CLOCK_SLICES 50
 /* Checks of the probability per window: every 20 ms of a 200 ms window. */
 #define CHECKS 10
-#define FIRST_LATE_STEP 3 /* see step_for */
+#define FIRST_LATE_STEP 2 /* see step_for */
 
 typedef struct {
     _Alignas(64) _Atomic uint64_t offered;
@@ -53,6 +53,7 @@ struct hs_throttle {
     _Atomic uint64_t windows;
     _Atomic uint64_t windows_stepped;
     _Atomic uint64_t ewma_bits;                /* double, for stats */
+    _Atomic uint64_t lowest_p_bits;            /* double: the lowest probability published */
     _Atomic int64_t rate;                      /* current, for stats */
     _Atomic int64_t period_ns;
     _Atomic int64_t pending_rate;              /* set_rate: applied at the next rotation */
@@ -141,6 +142,16 @@ static double opening_p(const hs_throttle *t, uint32_t budget) {
     return t->ewma <= aim ? 1.0 : aim / t->ewma;
 }
 
+/* Keeps the lowest probability ever published (for stats: it bounds every weight). */
+static void note_lowest(hs_throttle *t, uint64_t level) {
+    double p = level_p(level);
+    uint64_t seen = atomic_load_explicit(&t->lowest_p_bits, memory_order_relaxed);
+    while (p < bits_double(seen) &&
+           !atomic_compare_exchange_weak_explicit(&t->lowest_p_bits, &seen, double_bits(p),
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
 /* Records a check of the window's probability at now_ns, and schedules the next one. */
 static void note_check(hs_throttle *t, int64_t now_ns, uint64_t offered) {
     atomic_store_explicit(&t->check_ns, now_ns, memory_order_relaxed);
@@ -156,8 +167,9 @@ static void publish(hs_throttle *t, int64_t now_ns, uint64_t window_id, uint32_t
     atomic_store_explicit(&t->start_ns, now_ns, memory_order_relaxed);
     atomic_store_explicit(&t->end_ns, now_ns + t->window_ns, memory_order_relaxed);
     atomic_store_explicit(&t->offered_at_start, offered, memory_order_relaxed);
-    atomic_store_explicit(&t->level, make_level(window_id, 0, opening_p(t, budget)),
-                          memory_order_relaxed);
+    uint64_t level = make_level(window_id, 0, opening_p(t, budget));
+    atomic_store_explicit(&t->level, level, memory_order_relaxed);
+    note_lowest(t, level);
     note_check(t, now_ns, offered);
 }
 
@@ -167,6 +179,7 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
     atomic_flag_clear(&t->rotating);
+    atomic_store(&t->lowest_p_bits, double_bits(1.0));
     t->seed = seed;
     t->created_ns = now_ns;
     set_period(t, rate, period_ns);
@@ -289,19 +302,20 @@ static void check_window(hs_throttle *t, int64_t now_ns) {
     uint32_t kept = kept_in(t, id);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
     if (kept < budget && level_window(level) == (id & 0xffffff)) {
-        double p = aimed_p(t, kept, budget, now_ns);
+        uint64_t checked = make_level(id, level_step(level), aimed_p(t, kept, budget, now_ns));
         /* fails if a step came in between: that one stands until the next check */
-        atomic_compare_exchange_strong_explicit(&t->level, &level,
-                                                make_level(id, level_step(level), p),
-                                                memory_order_relaxed, memory_order_relaxed);
+        if (atomic_compare_exchange_strong_explicit(&t->level, &level, checked,
+                                                    memory_order_relaxed, memory_order_relaxed))
+            note_lowest(t, checked);
     }
     note_check(t, now_ns, sum_offered(t));
 }
 
-/* Steps are marks in the window's count of kept samples. Early ones, at an eighth and a
- * quarter of the budget, catch a population far above the estimate (or none known yet)
- * before it spends much of the budget. Late ones, from three quarters on each time half
- * of the budget left is used, close in on a surge that outran the projections. */
+/* Steps are marks in the window's count of kept samples. The first, at the window's aim
+ * (half the budget), catches a population far above the estimate (or none known yet) with
+ * half the budget left; a burst that fits in the aim is kept as the window's probability
+ * says. Late ones, from three quarters on each time half of the budget left is used, close
+ * in on a surge that outran the projections. */
 
 /* The step a window is at with `kept` of its budget used (0: no mark reached). */
 static uint32_t step_for(uint32_t kept, uint32_t budget) {
@@ -310,7 +324,7 @@ static uint32_t step_for(uint32_t kept, uint32_t budget) {
     uint32_t late = 0;
     while (late < 60 && (remaining << (late + 2)) <= budget) late++;
     if (late > 0) return FIRST_LATE_STEP - 1 + late;
-    return (uint64_t)kept * 4 >= budget ? 2 : (uint64_t)kept * 8 >= budget ? 1 : 0;
+    return (uint64_t)kept * 2 >= budget ? 1 : 0;
 }
 
 /* A step's probability: never above the one in force (a check raises it again if the
@@ -331,10 +345,13 @@ static void maybe_step(hs_throttle *t, uint64_t window_id, uint32_t kept, uint32
     if (step == 0 || step_for(kept - 1, budget) == step) return;
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
     while (level_window(level) == (window_id & 0xffffff) && level_step(level) < step) {
-        double p = step_p(t, step, kept, budget, now_ns, level_p(level));
-        if (atomic_compare_exchange_weak_explicit(&t->level, &level, make_level(window_id, step, p),
-                                                  memory_order_relaxed, memory_order_relaxed))
+        uint64_t stepped = make_level(window_id, step,
+                                      step_p(t, step, kept, budget, now_ns, level_p(level)));
+        if (atomic_compare_exchange_weak_explicit(&t->level, &level, stepped,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+            note_lowest(t, stepped);
             return;
+        }
     }
 }
 
@@ -459,6 +476,7 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
     out->weight_total = (double)atomic_load(&t->weight_total_fp) / (double)HS_WEIGHT_ONE;
     out->population = bits_double(atomic_load(&t->ewma_bits));
     out->probability = level_p(atomic_load(&t->level));
+    out->lowest_probability = bits_double(atomic_load(&t->lowest_p_bits));
     out->budget = atomic_load(&t->budget);
     out->elapsed_ns = now_ns - t->created_ns;
 }
@@ -473,14 +491,15 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
     int n = snprintf(buf, len,
                      "rate cap: rate=%lld/%s, windows of %lld ms aiming at half their budget, "
                      "p stepped down when one runs ahead, unused budget carried within the "
-                     "period; kept samples weigh 1/p (p now %.4g, %.0f samples offered per "
-                     "window)\n"
+                     "period; kept samples weigh 1/p (p now %.4g, lowest %.4g; %.0f samples "
+                     "offered per window)\n"
                      "rate cap: %llu samples offered, %llu kept (%.1f %%), effective rate %.1f "
                      "kept/s over %.1f s; %llu of %llu windows stepped p down, %llu candidates "
                      "refused at a spent budget\n",
                      (long long)s.rate, unit,
                      (long long)(s.period_ns / windows_per_period(s.rate) / 1000000),
-                     s.probability, s.population, (unsigned long long)s.offered,
+                     s.probability, s.lowest_probability, s.population,
+                     (unsigned long long)s.offered,
                      (unsigned long long)s.kept,
                      s.offered ? 100.0 * (double)s.kept / (double)s.offered : 100.0,
                      seconds > 0 ? (double)s.kept / seconds : 0.0, seconds,
