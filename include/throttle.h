@@ -71,6 +71,7 @@ typedef struct {
     double population;       /* current EWMA, samples per window */
     double probability;      /* current acceptance probability */
     double lowest_probability; /* the lowest one so far: every weight is at most its inverse */
+    double mean_inverse_p;   /* 1/p averaged over the offers (estimated: see throttle.c) */
     uint32_t budget;         /* current window's budget */
     int64_t elapsed_ns;      /* since the throttle was created */
 } hs_throttle_stats;

@@ -39,13 +39,15 @@ struct hs_throttle {
     _Atomic uint32_t budget;
     _Atomic uint64_t offered_at_start; /* the stripes' sum when the window opened */
     _Atomic uint64_t level;            /* see make_level */
-    _Atomic int64_t check_ns;          /* the last check of the window's probability ... */
-    _Atomic uint64_t offered_at_check; /* ... and the stripes' sum then */
+    _Atomic int64_t check_ns;          /* the check before the last one ... */
+    _Atomic uint64_t offered_at_check; /* ... and the stripes' sum then: rates are measured
+                                        * from there, over two checks' time */
     _Atomic int64_t next_check_ns;
 
     /* Written for kept samples: (window id << 32) | kept in that window; the weights. */
     _Alignas(64) _Atomic uint64_t window_word;
     _Atomic uint64_t weight_total_fp;
+    _Atomic uint64_t weight_squares_bits; /* double: the kept samples' weights squared */
     _Atomic uint64_t refused;
 
     /* Counters for stats, written at rotation only. */
@@ -66,6 +68,8 @@ struct hs_throttle {
     uint32_t window_index;    /* in the period */
     uint64_t kept_in_period;  /* in the period's completed windows */
     double ewma;              /* samples offered per window */
+    int64_t last_check_ns;    /* the last check, and the stripes' sum then */
+    uint64_t offered_at_last_check;
     bool have_ewma;
 
     int64_t created_ns;
@@ -154,8 +158,10 @@ static void note_lowest(hs_throttle *t, uint64_t level) {
 
 /* Records a check of the window's probability at now_ns, and schedules the next one. */
 static void note_check(hs_throttle *t, int64_t now_ns, uint64_t offered) {
-    atomic_store_explicit(&t->check_ns, now_ns, memory_order_relaxed);
-    atomic_store_explicit(&t->offered_at_check, offered, memory_order_relaxed);
+    atomic_store_explicit(&t->check_ns, t->last_check_ns, memory_order_relaxed);
+    atomic_store_explicit(&t->offered_at_check, t->offered_at_last_check, memory_order_relaxed);
+    t->last_check_ns = now_ns;
+    t->offered_at_last_check = offered;
     int64_t gap = t->window_ns / CHECKS > 0 ? t->window_ns / CHECKS : 1;
     atomic_store_explicit(&t->next_check_ns, now_ns + gap, memory_order_relaxed);
 }
@@ -180,6 +186,7 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
     memset(t, 0, sizeof *t);
     atomic_flag_clear(&t->rotating);
     atomic_store(&t->lowest_p_bits, double_bits(1.0));
+    t->last_check_ns = now_ns;
     t->seed = seed;
     t->created_ns = now_ns;
     set_period(t, rate, period_ns);
@@ -293,16 +300,20 @@ static uint32_t kept_in(hs_throttle *t, uint64_t window_id) {
     return word >> 32 == window_id ? (uint32_t)word : UINT32_MAX;
 }
 
-/* A check within the window (under `rotating`): the aimed probability at the rate seen
- * since the last check. Checks follow the population up after a burst (and down) as the
- * steps below follow a surge down between checks. */
+/* A check within the window (under `rotating`): the probability that keeps the window's
+ * aim, half its budget, from the window's population at the rate seen since the last
+ * check; it follows the population up after a burst (and down) as the steps below follow
+ * a surge down between checks. A window already past its aim is not sped up by it. */
 static void check_window(hs_throttle *t, int64_t now_ns) {
     uint64_t id = (atomic_load_explicit(&t->seq, memory_order_relaxed) >> 1) & UINT32_MAX;
     uint32_t budget = atomic_load_explicit(&t->budget, memory_order_relaxed);
     uint32_t kept = kept_in(t, id);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
     if (kept < budget && level_window(level) == (id & 0xffffff)) {
-        uint64_t checked = make_level(id, level_step(level), aimed_p(t, kept, budget, now_ns));
+        double left_fraction, rest = expected_rest(t, now_ns, &left_fraction);
+        double p = fmin(1.0, budget / 2.0 / (rest / left_fraction));
+        if (kept >= budget / 2.0) p = fmin(p, aimed_p(t, kept, budget, now_ns));
+        uint64_t checked = make_level(id, level_step(level), p);
         /* fails if a step came in between: that one stands until the next check */
         if (atomic_compare_exchange_strong_explicit(&t->level, &level, checked,
                                                     memory_order_relaxed, memory_order_relaxed))
@@ -430,6 +441,18 @@ static bool take(hs_throttle *t, hs_throttle_thread *th, int64_t now_ns) {
     return false;
 }
 
+/* Sums the kept samples' squared weights: sum(w^2) / sum(w) estimates the mean of 1/p over
+ * all offers (each offer counts in expectation p * (1/p)^2 / (1/p) = 1/p), which sets the
+ * variance a site spread evenly over time gets from the cap: a relative variance of
+ * (mean(1/p) - 1) / (the site's offers). */
+static void add_square(hs_throttle *t, double weight) {
+    uint64_t bits = atomic_load_explicit(&t->weight_squares_bits, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&t->weight_squares_bits, &bits,
+                                                  double_bits(bits_double(bits) + weight * weight),
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
 static void join(hs_throttle *t, hs_throttle_thread *th) {
     uint32_t n = atomic_fetch_add(&t->next_thread, 1);
     th->stripe = n % HS_THROTTLE_STRIPES + 1;
@@ -453,6 +476,7 @@ bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *th, int64_t now_ns,
     if (!take(t, th, now_ns)) return false;
     *weight_fp = p >= 1 ? HS_WEIGHT_ONE : (uint64_t)llround((double)HS_WEIGHT_ONE / p);
     atomic_fetch_add_explicit(&t->weight_total_fp, *weight_fp, memory_order_relaxed);
+    add_square(t, (double)*weight_fp / (double)HS_WEIGHT_ONE);
     return true;
 }
 
@@ -477,6 +501,8 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
     out->population = bits_double(atomic_load(&t->ewma_bits));
     out->probability = level_p(atomic_load(&t->level));
     out->lowest_probability = bits_double(atomic_load(&t->lowest_p_bits));
+    double squares = bits_double(atomic_load(&t->weight_squares_bits));
+    out->mean_inverse_p = out->weight_total > 0 ? squares / out->weight_total : 1.0;
     out->budget = atomic_load(&t->budget);
     out->elapsed_ns = now_ns - t->created_ns;
 }
@@ -491,14 +517,14 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
     int n = snprintf(buf, len,
                      "rate cap: rate=%lld/%s, windows of %lld ms aiming at half their budget, "
                      "p stepped down when one runs ahead, unused budget carried within the "
-                     "period; kept samples weigh 1/p (p now %.4g, lowest %.4g; %.0f samples "
-                     "offered per window)\n"
+                     "period; kept samples weigh 1/p (p now %.4g, lowest %.4g, 1/p over the "
+                     "offers %.4g on average; %.0f samples offered per window)\n"
                      "rate cap: %llu samples offered, %llu kept (%.1f %%), effective rate %.1f "
                      "kept/s over %.1f s; %llu of %llu windows stepped p down, %llu candidates "
                      "refused at a spent budget\n",
                      (long long)s.rate, unit,
                      (long long)(s.period_ns / windows_per_period(s.rate) / 1000000),
-                     s.probability, s.lowest_probability, s.population,
+                     s.probability, s.lowest_probability, s.mean_inverse_p, s.population,
                      (unsigned long long)s.offered,
                      (unsigned long long)s.kept,
                      s.offered ? 100.0 * (double)s.kept / (double)s.offered : 100.0,
