@@ -11,18 +11,22 @@
  *
  * The cut is soft. A window opens with the acceptance probability p = min(1, budget / 2 /
  * population): it aims at half its budget and keeps the other half as room for a
- * population that outruns the estimate. Each time the window has used up half of the room
- * it still had (from three quarters of the budget on), the thread whose sample crossed the
- * mark projects the window's population from what was offered so far and steps p down (at
- * least halving it) so that the rest of the window aims at half of what is left. Every
- * offer is a candidate with the probability p in force when it is decided (a per-thread
- * geometric countdown, redrawn whenever p changes: memoryless, so no offer's odds depend
- * on when the change came), and a kept sample weighs 1/p. A probability that depends only
- * on what came before the offer keeps the estimate unbiased for every site (Horvitz-
- * Thompson): a site that allocates in bursts, or only at the end of a window, is
- * represented at its weight. Only a candidate that finds the budget spent is refused (the
- * hard bound on the work); that needs a population that outruns the projection more than
- * the steps can follow, and is counted and reported ("refused").
+ * population that outruns the estimate. Every 20 ms a check sets p from the rate offered
+ * over the last two checks (so p follows the population up after a burst, and down at a
+ * new load). Between checks, steps on the window's count of kept samples slow it down:
+ * at the aim (a window that reaches it early: no population known yet, or a burst), then
+ * from three quarters of the budget on each time half of the budget left is used (at
+ * least halving p). A step, and a check in a window past its aim, project the offers
+ * still to come from the recent rate and aim at half of the budget left, pro rata of the
+ * time left. Every offer is a
+ * candidate with the probability p in force when it is decided (a per-thread geometric
+ * countdown, redrawn whenever p changes: memoryless, so no offer's odds depend on when the
+ * change came), and a kept sample weighs 1/p. A probability that depends only on what
+ * came before the offer keeps the estimate unbiased for every site (Horvitz-Thompson): a
+ * site that allocates in bursts, or only at the end of a window, is represented at its
+ * weight. Only a candidate that finds the budget spent is refused (the hard bound on the
+ * work); that needs a population that outruns the projections more than the steps can
+ * follow, and is counted and reported ("refused").
  *
  * A dump multiplies its estimates by offered / (weights handed out), so that the totals
  * equal the samples offered exactly (the weights' sum is itself an unbiased estimate of
