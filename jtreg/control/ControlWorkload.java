@@ -100,8 +100,8 @@ public class ControlWorkload {
     }
 
     static void toggle(int times) throws Exception {
-        // rate=0: the estimate checked is of bursts right after each start, which the rate
-        // cap's deficit carry would weigh with the other threads' cut-off samples
+        // rate=0: the estimate checked (bursts right after each start) is held to the JVM
+        // sampler's 4 sigma; the rate cap would add its own variance
         send("load", "interval=64k,file=toggle.pb.gz,log=info,rate=0");
         AtomicBoolean done = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();

@@ -18,8 +18,8 @@ public class PeakTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner
-                // rate=0: the retained set is built in a burst the rate cap would weigh
-                // with the deficit of other sites (README "Rate cap")
+                // rate=0: the 4 sigma are the JVM sampler's; the rate cap adds its own
+                // variance (RateCapTest checks estimates under the cap)
                 .withAgent("file=heap.pb.gz,interval=" + INTERVAL + ",log=info,rate=0")
                 .jvmFlags("-XX:+UseG1GC", "-Xmx512m").label("peak").run("DumpWorkload", "peak");
         r.assertNoCrash().assertExitCode(0);

@@ -42,8 +42,8 @@ public class CollapsedMetricTest {
 
     /** Runs the workload with format=collapsed (and collapsed=metric); stack -> value. */
     static Map<String, Long> run(String metric) throws Exception {
-        // rate=0: the workload's sites allocate in a burst at startup, which the rate cap's
-        // first window would cut (see README "Rate cap": bursts)
+        // rate=0: the 4 sigma below are the JVM sampler's; the rate cap adds its own variance
+        // (RateCapTest checks estimates under the cap, bursts included)
         String options = "interval=" + INTERVAL + ",rate=0,format=collapsed,file=out.txt"
                 + (metric == null ? "" : ",collapsed=" + metric);
         AgentRunner.Result r = AgentRunner.withAgent(options).jvmFlags("-Xmx256m")

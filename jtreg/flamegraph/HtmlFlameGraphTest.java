@@ -40,7 +40,7 @@ public class HtmlFlameGraphTest {
 
     public static void main(String[] args) throws Exception {
         Path chromium = Chromium.require();
-        // rate=0: the workload's sites allocate in bursts that the rate cap could cut
+        // rate=0: the sites' values are checked with the JVM sampler's tolerance alone
         AgentRunner.Result r = AgentRunner.withAgent("interval=64k,rate=0,format=html")
                 .jvmFlags("-Xmx256m").label("html").run("FlameWorkload");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains("FlameWorkload: done");
