@@ -32,50 +32,87 @@ static int layout_is_consistent(const hs_vmstructs_layout *l) {
            l->offset_offset + sizeof(uint64_t) <= l->stride && l->address_offset + ptr <= l->stride;
 }
 
+static int types_layout_is_consistent(const hs_vmtypes_layout *l) {
+    return l->entries != NULL && l->stride > 0 &&
+           l->type_name_offset + sizeof(void *) <= l->stride &&
+           l->size_offset + sizeof(uint64_t) <= l->stride;
+}
+
 /* Where one layout variable goes: the symbol, and the size_t in the layout struct it fills. */
 typedef struct {
     const char *symbol;
     size_t offset_in_layout;
 } layout_value;
 
-/* Reads a table pointer variable (the symbol is the variable's address) into *entries, then
- * each layout value into base. Returns 0, or -1 with *missing naming the absent symbol. */
-static int load_table(const char *table_symbol, const unsigned char **entries,
-                      const layout_value *values, size_t count, void *base,
-                      hs_symbol_lookup lookup, void *ctx, const char **missing) {
-    const void *table_var = lookup(ctx, table_symbol);
-    *missing = table_symbol;
+/* How to load one table's layout. Both layout structs start with the entries pointer. */
+_Static_assert(offsetof(hs_vmstructs_layout, entries) == 0, "entries first");
+_Static_assert(offsetof(hs_vmtypes_layout, entries) == 0, "entries first");
+typedef struct {
+    const char *table_symbol; /* a pointer variable: the symbol is its address */
+    const layout_value *values;
+    size_t value_count;
+    size_t layout_size;
+    int (*consistent)(const void *layout);
+} table_kind;
+
+static int structs_consistent(const void *layout) { return layout_is_consistent(layout); }
+static int types_consistent(const void *layout) { return types_layout_is_consistent(layout); }
+
+static const layout_value structs_values[] = {
+    {"gHotSpotVMStructEntryArrayStride", offsetof(hs_vmstructs_layout, stride)},
+    {"gHotSpotVMStructEntryTypeNameOffset", offsetof(hs_vmstructs_layout, type_name_offset)},
+    {"gHotSpotVMStructEntryFieldNameOffset", offsetof(hs_vmstructs_layout, field_name_offset)},
+    {"gHotSpotVMStructEntryIsStaticOffset", offsetof(hs_vmstructs_layout, is_static_offset)},
+    {"gHotSpotVMStructEntryOffsetOffset", offsetof(hs_vmstructs_layout, offset_offset)},
+    {"gHotSpotVMStructEntryAddressOffset", offsetof(hs_vmstructs_layout, address_offset)},
+};
+
+static const layout_value types_values[] = {
+    {"gHotSpotVMTypeEntryArrayStride", offsetof(hs_vmtypes_layout, stride)},
+    {"gHotSpotVMTypeEntryTypeNameOffset", offsetof(hs_vmtypes_layout, type_name_offset)},
+    {"gHotSpotVMTypeEntrySizeOffset", offsetof(hs_vmtypes_layout, size_offset)},
+};
+
+static const table_kind structs_kind = {
+    "gHotSpotVMStructs", structs_values, sizeof structs_values / sizeof structs_values[0],
+    sizeof(hs_vmstructs_layout), structs_consistent,
+};
+
+static const table_kind types_kind = {
+    "gHotSpotVMTypes", types_values, sizeof types_values / sizeof types_values[0],
+    sizeof(hs_vmtypes_layout), types_consistent,
+};
+
+/* Reads the table pointer, then each layout value into layout. Returns 0, or -1 with *missing
+ * (if not NULL) naming the absent symbol or the inconsistency. */
+static int load_layout(const table_kind *kind, void *layout, hs_symbol_lookup lookup, void *ctx,
+                       const char **missing) {
+    const char *ignored;
+    if (missing == NULL) missing = &ignored;
+    memset(layout, 0, kind->layout_size);
+    const void *table_var = lookup(ctx, kind->table_symbol);
+    *missing = kind->table_symbol;
     if (table_var == NULL) return -1;
-    memcpy(entries, table_var, sizeof *entries);
-    for (size_t i = 0; i < count; i++) {
-        size_t *field = (size_t *)((char *)base + values[i].offset_in_layout);
-        *missing = values[i].symbol;
-        if (read_layout_value(lookup, ctx, values[i].symbol, field) != 0) return -1;
+    memcpy(layout, table_var, sizeof(const unsigned char *)); /* the entries pointer */
+    for (size_t i = 0; i < kind->value_count; i++) {
+        size_t *field = (size_t *)((char *)layout + kind->values[i].offset_in_layout);
+        *missing = kind->values[i].symbol;
+        if (read_layout_value(lookup, ctx, kind->values[i].symbol, field) != 0) return -1;
     }
+    *missing = "a consistent entry layout";
+    if (!kind->consistent(layout)) return -1;
     *missing = NULL;
     return 0;
 }
 
 int hs_vmstructs_layout_load(hs_vmstructs_layout *layout, hs_symbol_lookup lookup, void *ctx,
                              const char **missing) {
-    static const layout_value values[] = {
-        {"gHotSpotVMStructEntryArrayStride", offsetof(hs_vmstructs_layout, stride)},
-        {"gHotSpotVMStructEntryTypeNameOffset", offsetof(hs_vmstructs_layout, type_name_offset)},
-        {"gHotSpotVMStructEntryFieldNameOffset", offsetof(hs_vmstructs_layout, field_name_offset)},
-        {"gHotSpotVMStructEntryIsStaticOffset", offsetof(hs_vmstructs_layout, is_static_offset)},
-        {"gHotSpotVMStructEntryOffsetOffset", offsetof(hs_vmstructs_layout, offset_offset)},
-        {"gHotSpotVMStructEntryAddressOffset", offsetof(hs_vmstructs_layout, address_offset)},
-    };
-    const char *ignored;
-    if (missing == NULL) missing = &ignored;
-    memset(layout, 0, sizeof *layout);
-    if (load_table("gHotSpotVMStructs", &layout->entries, values,
-                   sizeof values / sizeof values[0], layout, lookup, ctx, missing) != 0)
-        return -1;
-    *missing = "a consistent entry layout";
-    if (!layout_is_consistent(layout)) return -1;
-    *missing = NULL;
-    return 0;
+    return load_layout(&structs_kind, layout, lookup, ctx, missing);
+}
+
+int hs_vmtypes_layout_load(hs_vmtypes_layout *layout, hs_symbol_lookup lookup, void *ctx,
+                           const char **missing) {
+    return load_layout(&types_kind, layout, lookup, ctx, missing);
 }
 
 static const char *entry_string(const unsigned char *entry, size_t offset) {
@@ -105,30 +142,6 @@ int hs_vmstructs_find(const hs_vmstructs_layout *layout, const char *type_name,
 }
 
 /* ---- The types table (gHotSpotVMTypes) ------------------------------------------------- */
-
-static int types_layout_is_consistent(const hs_vmtypes_layout *l) {
-    return l->entries != NULL && l->stride > 0 && l->type_name_offset + sizeof(void *) <= l->stride &&
-           l->size_offset + sizeof(uint64_t) <= l->stride;
-}
-
-int hs_vmtypes_layout_load(hs_vmtypes_layout *layout, hs_symbol_lookup lookup, void *ctx,
-                           const char **missing) {
-    static const layout_value values[] = {
-        {"gHotSpotVMTypeEntryArrayStride", offsetof(hs_vmtypes_layout, stride)},
-        {"gHotSpotVMTypeEntryTypeNameOffset", offsetof(hs_vmtypes_layout, type_name_offset)},
-        {"gHotSpotVMTypeEntrySizeOffset", offsetof(hs_vmtypes_layout, size_offset)},
-    };
-    const char *ignored;
-    if (missing == NULL) missing = &ignored;
-    memset(layout, 0, sizeof *layout);
-    if (load_table("gHotSpotVMTypes", &layout->entries, values, sizeof values / sizeof values[0],
-                   layout, lookup, ctx, missing) != 0)
-        return -1;
-    *missing = "a consistent type entry layout";
-    if (!types_layout_is_consistent(layout)) return -1;
-    *missing = NULL;
-    return 0;
-}
 
 int hs_vmtypes_size(const hs_vmtypes_layout *layout, const char *type_name, uint64_t *size) {
     if (!types_layout_is_consistent(layout)) return -1;
