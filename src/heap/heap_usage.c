@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 #include "hotspot_tables.h"
+#include "log.h"
 #include "vmstructs.h"
 
 /* Real JVMs have at most 4 collector beans and 2-3 heap pools. */
