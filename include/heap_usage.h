@@ -35,7 +35,10 @@ typedef struct {
 } hs_heap_reading;
 
 /* At VMInit (JNI allowed; on the VMInit thread): identifies the collector and picks the source.
- * Never fails hard; returns NULL only when out of memory. Logs the choice at info, e.g.
+ * The collector comes from its -XX flags (UseG1GC...) read through VMStructs; only when they
+ * cannot be read, or gcinfo is to be set up, does it list the GarbageCollectorMXBeans, which
+ * loads the management classes. Never fails hard; returns NULL only when out of memory. Logs
+ * the choice at info, e.g.
  *   heap source vmstructs: CollectedHeap::_used_at_last_gc at offset 24 (G1)
  *   heap source gcinfo (Parallel) */
 hs_heap_usage *hs_heap_usage_create(jvmtiEnv *jvmti, JNIEnv *jni, hs_heap_source requested);
@@ -58,9 +61,10 @@ long hs_heap_usage_vmstructs_offset(const hs_heap_usage *hu);
  * when its size is STRICTLY greater than this (G1CollectedHeap::is_humongous uses '>', so an
  * object of exactly half a region is not). 0 when the collector is not G1 (no humongous
  * concept) or the region size could not be found. Found once at create: from the
- * G1HeapRegionSize flag (HotSpotDiagnosticMXBean, module jdk.management), else from VMStructs
+ * G1HeapRegionSize flag in the flag table VMStructs describes, else from VMStructs
  * (HeapRegion::GrainBytes on JDK 17, G1HeapRegion::GrainBytes on JDK 25), which also serves
- * when the collector is unknown: only G1 sets GrainBytes. */
+ * when the collector is unknown: only G1 sets GrainBytes; else from the same flag through
+ * HotSpotDiagnosticMXBean (module jdk.management). */
 uint64_t hs_heap_usage_humongous_threshold(const hs_heap_usage *hu);
 
 /* Deletes the global references and frees hu (NULL is fine). */
@@ -81,6 +85,18 @@ typedef enum {
 
 /* The collector behind a set of GarbageCollectorMXBean names (e.g. "PS Scavenge"). */
 hs_gc_kind hs_gc_classify(const char *const *bean_names, size_t count);
+
+/* The collector-selecting -XX flags as read from the JVM's flag table: each 1, 0, or -1 when
+ * the JVM has no such flag (Shenandoah in some builds; ZGenerational outside JDK 21-23). */
+typedef struct {
+    int serial, parallel, g1, z, shenandoah, epsilon; /* Use<X>GC */
+    int z_generational;                               /* ZGenerational */
+    int feature_version; /* java.vm.specification.version: 17, 25; 0 when unknown */
+} hs_gc_flags;
+
+/* The collector the flags select: the same kind hs_gc_classify gives for its beans, or
+ * HS_GC_UNKNOWN when not exactly one Use<X>GC flag is set, or Z's mode cannot be told. */
+hs_gc_kind hs_gc_classify_flags(const hs_gc_flags *f);
 const char *hs_gc_kind_name(hs_gc_kind kind);
 /* 1 when the collector updates _used_at_last_gc after every collection, so that heap_source=auto
  * may use vmstructs; 0 when it lags (Parallel, Serial: full GCs only; generational ZGC: major

@@ -1,7 +1,7 @@
 /* test_heap_usage.c: the pure parts of heap_usage: collector classification from MXBean
- * names, which collectors keep _used_at_last_gc current, the offset calibration on fake
- * CollectedHeap memory images, and the parsing of the G1HeapRegionSize flag. (The JVM-facing
- * parts are exercised by the jtreg suite.) */
+ * names and from -XX flags, which collectors keep _used_at_last_gc current, the offset
+ * calibration on fake CollectedHeap memory images, and the parsing of the G1HeapRegionSize
+ * flag. (The JVM-facing parts are exercised by the jtreg suite.) */
 #include <stdint.h>
 #include <string.h>
 
@@ -44,6 +44,71 @@ static void test_classify_unknown(void) {
     CU_ASSERT_EQUAL(hs_gc_classify(with_null, COUNT(with_null)), HS_GC_SERIAL);
     /* Only the first count names are looked at. */
     CU_ASSERT_EQUAL(hs_gc_classify(with_null, 1), HS_GC_UNKNOWN);
+}
+
+/* The flags with exactly one selector set; Shenandoah and ZGenerational as given. */
+static hs_gc_flags only(int which, int z_generational, int version) {
+    hs_gc_flags f = {0, 0, 0, 0, 0, 0, z_generational, version};
+    int *selectors[] = {&f.serial, &f.parallel, &f.g1, &f.z, &f.shenandoah, &f.epsilon};
+    *selectors[which] = 1;
+    return f;
+}
+
+enum { SERIAL, PARALLEL, G1, Z, SHENANDOAH, EPSILON };
+
+/* The flags as JDK 17.0.15 and 25.0.3 report them (ZGenerational absent on both) give the
+ * kinds their bean names give in test_classify_real_bean_names. */
+static void test_classify_flags_real(void) {
+    static const struct {
+        int which;
+        hs_gc_kind kind17, kind25;
+    } cases[] = {
+        {SERIAL, HS_GC_SERIAL, HS_GC_SERIAL},
+        {PARALLEL, HS_GC_PARALLEL, HS_GC_PARALLEL},
+        {G1, HS_GC_G1, HS_GC_G1},
+        {Z, HS_GC_Z, HS_GC_Z_GENERATIONAL},
+        {SHENANDOAH, HS_GC_SHENANDOAH, HS_GC_SHENANDOAH},
+        {EPSILON, HS_GC_EPSILON, HS_GC_EPSILON},
+    };
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        hs_gc_flags f17 = only(cases[i].which, -1, 17), f25 = only(cases[i].which, -1, 25);
+        CU_ASSERT_EQUAL(hs_gc_classify_flags(&f17), cases[i].kind17);
+        CU_ASSERT_EQUAL(hs_gc_classify_flags(&f25), cases[i].kind25);
+    }
+}
+
+/* JDK 21-23 have both Z modes, told by ZGenerational; without it, only the version tells. */
+static void test_classify_flags_z_modes(void) {
+    hs_gc_flags f = only(Z, 0, 21);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_Z);
+    f = only(Z, 1, 23);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_Z_GENERATIONAL);
+    f = only(Z, -1, 24);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_Z_GENERATIONAL);
+    f = only(Z, -1, 20);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_Z);
+    /* A flag that should exist but does not, and an unknown version: ask the beans. */
+    f = only(Z, -1, 22);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_UNKNOWN);
+    f = only(Z, -1, 0);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_UNKNOWN);
+    /* ZGenerational alone selects nothing. */
+    f = only(G1, 1, 21);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&f), HS_GC_G1);
+}
+
+static void test_classify_flags_not_one(void) {
+    hs_gc_flags none = {0, 0, 0, 0, 0, 0, -1, 17};
+    hs_gc_flags absent = {-1, -1, -1, -1, -1, -1, -1, 17};
+    hs_gc_flags two = only(G1, -1, 17);
+    two.parallel = 1;
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&none), HS_GC_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&absent), HS_GC_UNKNOWN);
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&two), HS_GC_UNKNOWN);
+    /* A JVM without Shenandoah (absent flag) still classifies. */
+    hs_gc_flags no_shenandoah = only(PARALLEL, -1, 17);
+    no_shenandoah.shenandoah = -1;
+    CU_ASSERT_EQUAL(hs_gc_classify_flags(&no_shenandoah), HS_GC_PARALLEL);
 }
 
 static void test_kind_names(void) {
@@ -261,6 +326,9 @@ static void test_region_size_parse_overflow(void) {
 static CU_TestInfo heap_usage_tests[] = {
     {"classify: real bean names", test_classify_real_bean_names},
     {"classify: unknown names", test_classify_unknown},
+    {"classify flags: JDK 17 and 25", test_classify_flags_real},
+    {"classify flags: Z modes", test_classify_flags_z_modes},
+    {"classify flags: not exactly one collector", test_classify_flags_not_one},
     {"collector names", test_kind_names},
     {"which collectors keep the field current", test_which_collectors_keep_the_field_current},
     {"calibrate: JDK 17 layout", test_calibrate_jdk17_layout},

@@ -1,19 +1,21 @@
 /* heap_usage.c: "heap used after the last GC" from VMStructs or GcInfo (see heap_usage.h).
  *
  * Everything the JVM side needs is resolved once in hs_heap_usage_create, on the VMInit
- * thread: the collector's identity (from its MXBean names), the calibrated field offset for
- * vmstructs, or the global references and method ids for gcinfo. Reads then do no lookups.
+ * thread: the collector's identity (from the -XX flags in VMStructs, else from its MXBean
+ * names), the calibrated field offset for vmstructs, or the global references and method ids
+ * for gcinfo. Reads then do no lookups. The management beans are touched only when needed
+ * (gcinfo, or flags that do not tell): listing them loads ~340 classes, ~60 ms of CPU.
  * JNI rules kept throughout: every call that can throw is followed by an exception check that
  * clears the exception, and local references live in a PushLocalFrame/PopLocalFrame pair. */
 #include "heap_usage.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotspot_tables.h"
 #include "log.h"
 #include "vmstructs.h"
 
@@ -46,8 +48,11 @@ struct hs_heap_usage {
     atomic_int read_failure_logged;
 };
 
-/* The collector beans seen at create, as local references. */
+/* The collector beans, as local references of create's frame. Listed only when needed (the
+ * flags do not tell the collector, or gcinfo is set up): listing them loads ~340 classes. */
 typedef struct {
+    int state; /* 0: not listed yet; 1: listed; -1: listing failed */
+    const char *failure; /* when state is -1: what failed */
     jobject beans[HS_MAX_GC_BEANS];
     char names[HS_MAX_GC_BEANS][HS_GC_NAME_MAX];
     const char *name_ptrs[HS_MAX_GC_BEANS];
@@ -78,6 +83,34 @@ hs_gc_kind hs_gc_classify(const char *const *bean_names, size_t count) {
             if (strcmp(bean_names[i], gc_bean_names[k].bean_name) == 0)
                 return gc_bean_names[k].kind;
     }
+    return HS_GC_UNKNOWN;
+}
+
+/* Exactly one selector flag must be set. Z's mode: ZGenerational where the flag exists (JDK
+ * 21-23); before JDK 21 there was only non-generational Z, from JDK 24 only generational Z
+ * (JEP 490 removed the flag with the other mode). The same kinds hs_gc_classify derives from
+ * the bean names, which differ between the two modes. */
+hs_gc_kind hs_gc_classify_flags(const hs_gc_flags *f) {
+    const struct {
+        int value;
+        hs_gc_kind kind;
+    } selectors[] = {
+        {f->serial, HS_GC_SERIAL}, {f->parallel, HS_GC_PARALLEL},     {f->g1, HS_GC_G1},
+        {f->z, HS_GC_Z},           {f->shenandoah, HS_GC_SHENANDOAH}, {f->epsilon, HS_GC_EPSILON},
+    };
+    hs_gc_kind kind = HS_GC_UNKNOWN;
+    int set = 0;
+    for (size_t i = 0; i < sizeof selectors / sizeof selectors[0]; i++) {
+        if (selectors[i].value == 1) {
+            kind = selectors[i].kind;
+            set++;
+        }
+    }
+    if (set != 1) return HS_GC_UNKNOWN;
+    if (kind != HS_GC_Z) return kind;
+    if (f->z_generational >= 0) return f->z_generational ? HS_GC_Z_GENERATIONAL : HS_GC_Z;
+    if (f->feature_version >= 24) return HS_GC_Z_GENERATIONAL;
+    if (f->feature_version > 0 && f->feature_version < 21) return HS_GC_Z;
     return HS_GC_UNKNOWN;
 }
 
@@ -151,6 +184,8 @@ long hs_heap_calibrate_used_at_last_gc(const void *heap, long reserved_offset,
                             total_memory - total_memory / HS_CALIBRATION_SLACK, total_memory);
 }
 
+static int is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
 int hs_g1_region_size_parse(const char *text, uint64_t *region_size) {
     if (text == NULL || *text == '\0') return -1;
     uint64_t value = 0;
@@ -160,7 +195,7 @@ int hs_g1_region_size_parse(const char *text, uint64_t *region_size) {
         if (value > (UINT64_MAX - digit) / 10) return -1;
         value = value * 10 + digit;
     }
-    if (value == 0 || (value & (value - 1)) != 0) return -1;
+    if (!is_power_of_two(value)) return -1;
     *region_size = value;
     return 0;
 }
@@ -241,10 +276,11 @@ static jobject java_list_get(JNIEnv *jni, const java_list *l, int i) {
     return take_exception(jni) ? NULL : element;
 }
 
-/* ManagementFactory.getGarbageCollectorMXBeans() with their names. Leaves list->count 0 when
- * java.management is unusable. */
+/* ManagementFactory.getGarbageCollectorMXBeans() with their names. Leaves list->count 0 and
+ * sets list->failure when java.management is unusable. */
 static void list_gc_beans(JNIEnv *jni, gc_bean_list *list) {
     memset(list, 0, sizeof *list);
+    list->state = -1;
     jobject beans = call_static_object(jni, "java/lang/management/ManagementFactory",
                                        "getGarbageCollectorMXBeans", "()Ljava/util/List;");
     jclass manager = find_class(jni, "java/lang/management/MemoryManagerMXBean");
@@ -252,14 +288,14 @@ static void list_gc_beans(JNIEnv *jni, gc_bean_list *list) {
     java_list l;
     int n = java_list_open(jni, beans, &l) == 0 ? java_list_size(jni, &l) : -1;
     if (n < 0 || get_name == NULL) {
-        hs_info("cannot list the garbage collector MXBeans: collector unknown");
+        list->failure = "cannot list the garbage collector MXBeans";
         return;
     }
     if (n > HS_MAX_GC_BEANS) n = HS_MAX_GC_BEANS;
     for (int i = 0; i < n; i++) {
         list->beans[i] = java_list_get(jni, &l, i);
         if (list->beans[i] == NULL) {
-            hs_info("cannot read the garbage collector MXBeans: collector unknown");
+            list->failure = "cannot read the garbage collector MXBeans";
             return;
         }
         jstring name = (*jni)->CallObjectMethod(jni, list->beans[i], get_name);
@@ -269,6 +305,13 @@ static void list_gc_beans(JNIEnv *jni, gc_bean_list *list) {
         list->name_ptrs[i] = list->names[i];
     }
     list->count = (size_t)n;
+    list->state = 1;
+}
+
+/* The beans, listed on first use. Returns 0, or -1 (list->failure says why). */
+static int gc_beans(JNIEnv *jni, gc_bean_list *list) {
+    if (list->state == 0) list_gc_beans(jni, list);
+    return list->state == 1 ? 0 : -1;
 }
 
 static int ends_with(const char *s, const char *suffix) {
@@ -277,31 +320,6 @@ static int ends_with(const char *s, const char *suffix) {
 }
 
 /* ---- vmstructs ------------------------------------------------------------------------- */
-
-static void *dl_lookup(void *handle, const char *name) { return dlsym(handle, name); }
-
-/* Reads the VMStructs layout from the process's global symbols, or, when libjvm was loaded
- * RTLD_LOCAL (embedded JVMs), from libjvm itself, found through one of its JVMTI functions. */
-static int load_layout(jvmtiEnv *jvmti, hs_vmstructs_layout *layout, char *why) {
-    const char *missing = NULL;
-    if (hs_vmstructs_layout_load(layout, dl_lookup, RTLD_DEFAULT, &missing) == 0) return 0;
-
-    Dl_info info;
-    if (dladdr((void *)(*jvmti)->GetVersionNumber, &info) == 0 || info.dli_fname == NULL) {
-        snprintf(why, HS_WHY_MAX, "no %s symbol and libjvm not found", missing);
-        return -1;
-    }
-    void *libjvm = dlopen(info.dli_fname, RTLD_NOLOAD | RTLD_LAZY);
-    if (libjvm == NULL) {
-        snprintf(why, HS_WHY_MAX, "cannot reopen %s", info.dli_fname);
-        return -1;
-    }
-    int rc = hs_vmstructs_layout_load(layout, dl_lookup, libjvm, &missing);
-    /* Only drops the reference RTLD_NOLOAD took: the JVM keeps libjvm (and the table) loaded. */
-    dlclose(libjvm);
-    if (rc != 0) snprintf(why, HS_WHY_MAX, "%s: no %s", info.dli_fname, missing);
-    return rc;
-}
 
 static int runtime_total_memory(JNIEnv *jni, uint64_t *out) {
     jobject runtime =
@@ -329,17 +347,20 @@ static void log_words_before(const unsigned char *heap, long reserved_offset) {
 }
 
 /* Locates the CollectedHeap and calibrates _used_at_last_gc. Returns 0, or -1 with why. */
-static int setup_vmstructs(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni, char *why) {
-    hs_vmstructs_layout layout;
-    if (load_layout(jvmti, &layout, why) != 0) return -1;
-
+static int setup_vmstructs(hs_heap_usage *hu, const hs_hotspot_tables *tables, JNIEnv *jni,
+                           char *why) {
+    if (!tables->structs_ok) {
+        snprintf(why, HS_WHY_MAX, "%s", tables->why);
+        return -1;
+    }
+    const hs_vmstructs_layout *layout = &tables->structs;
     hs_vmstructs_field heap_field, reserved;
-    if (hs_vmstructs_find(&layout, "Universe", "_collectedHeap", &heap_field) != 0 ||
+    if (hs_vmstructs_find(layout, "Universe", "_collectedHeap", &heap_field) != 0 ||
         !heap_field.is_static || heap_field.address == NULL) {
         snprintf(why, HS_WHY_MAX, "no static Universe::_collectedHeap in VMStructs");
         return -1;
     }
-    if (hs_vmstructs_find(&layout, "CollectedHeap", "_reserved", &reserved) != 0 ||
+    if (hs_vmstructs_find(layout, "CollectedHeap", "_reserved", &reserved) != 0 ||
         reserved.is_static || reserved.offset < 16 || reserved.offset > 4096) {
         snprintf(why, HS_WHY_MAX, "no usable CollectedHeap::_reserved in VMStructs");
         return -1;
@@ -446,7 +467,11 @@ static int keep_class(JNIEnv *jni, const char *name, jclass *out) {
 
 /* Resolves the com.sun.management classes and keeps the collector beans that have a GcInfo
  * (the "... Pauses" beans of ZGC and Shenandoah describe pauses, not collections). */
-static int setup_gcinfo(hs_heap_usage *hu, JNIEnv *jni, const gc_bean_list *beans, char *why) {
+static int setup_gcinfo(hs_heap_usage *hu, JNIEnv *jni, gc_bean_list *beans, char *why) {
+    if (gc_beans(jni, beans) != 0) {
+        snprintf(why, HS_WHY_MAX, "%s", beans->failure);
+        return -1;
+    }
     if (keep_class(jni, "com/sun/management/GarbageCollectorMXBean", &hu->gc_bean_class) != 0 ||
         keep_class(jni, "com/sun/management/GcInfo", &hu->gc_info_class) != 0 ||
         keep_class(jni, "java/util/Map", &hu->map_class) != 0 ||
@@ -616,23 +641,21 @@ static int region_size_from_flag(JNIEnv *jni, uint64_t *region_size) {
 
 /* The static GrainBytes of G1's region class, renamed from HeapRegion to G1HeapRegion in
  * JDK 23. Returns 0 or -1. */
-static int region_size_from_vmstructs(jvmtiEnv *jvmti, uint64_t *region_size,
-                                      const char **where) {
+static int region_size_from_grain_bytes(const hs_hotspot_tables *tables, uint64_t *region_size,
+                                        const char **where) {
     static const char *const region_types[] = {"G1HeapRegion", "HeapRegion"};
-    char why[HS_WHY_MAX];
-    hs_vmstructs_layout layout;
-    if (load_layout(jvmti, &layout, why) != 0) {
-        hs_debug("no VMStructs for GrainBytes: %s", why);
+    if (!tables->structs_ok) {
+        hs_debug("no VMStructs for GrainBytes: %s", tables->why);
         return -1;
     }
     for (size_t i = 0; i < sizeof region_types / sizeof region_types[0]; i++) {
         hs_vmstructs_field grain;
-        if (hs_vmstructs_find(&layout, region_types[i], "GrainBytes", &grain) != 0 ||
+        if (hs_vmstructs_find(&tables->structs, region_types[i], "GrainBytes", &grain) != 0 ||
             !grain.is_static || grain.address == NULL)
             continue;
         size_t bytes;
         memcpy(&bytes, grain.address, sizeof bytes);
-        if (bytes == 0 || (bytes & (bytes - 1)) != 0) return -1;
+        if (!is_power_of_two(bytes)) return -1;
         *region_size = bytes;
         *where = region_types[i];
         return 0;
@@ -640,18 +663,32 @@ static int region_size_from_vmstructs(jvmtiEnv *jvmti, uint64_t *region_size,
     return -1;
 }
 
-/* With the collector unknown (no java.management module) GrainBytes still tells: only G1 sets
- * it, while processing its arguments; with the other collectors it stays 0. */
-static void find_humongous_threshold(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni) {
+/* The G1HeapRegionSize flag read in the JVM's flag table, without the management beans. */
+static int region_size_from_flag_table(const hs_hotspot_tables *tables, uint64_t *region_size) {
+    uint64_t bytes;
+    if (hs_hotspot_size_flag(tables, "G1HeapRegionSize", &bytes) != 0 || !is_power_of_two(bytes))
+        return -1;
+    *region_size = bytes;
+    return 0;
+}
+
+/* Tried in order of cost: the flag in the flag table, GrainBytes (both plain reads), then the
+ * flag through HotSpotDiagnosticMXBean (loads the management classes). With the collector
+ * unknown (no flag table, no java.management module) GrainBytes still tells: only G1 sets it,
+ * while processing its arguments; with the other collectors it stays 0. */
+static void find_humongous_threshold(hs_heap_usage *hu, const hs_hotspot_tables *tables,
+                                     JNIEnv *jni) {
     if (hu->gc != HS_GC_G1 && hu->gc != HS_GC_UNKNOWN) return;
     uint64_t region_size = 0;
     const char *grain_type = NULL;
     char source[64];
-    if (hu->gc == HS_GC_G1 && region_size_from_flag(jni, &region_size) == 0) {
-        snprintf(source, sizeof source, "the G1HeapRegionSize flag");
-    } else if (region_size_from_vmstructs(jvmti, &region_size, &grain_type) == 0) {
+    if (hu->gc == HS_GC_G1 && region_size_from_flag_table(tables, &region_size) == 0) {
+        snprintf(source, sizeof source, "the G1HeapRegionSize flag in VMStructs");
+    } else if (region_size_from_grain_bytes(tables, &region_size, &grain_type) == 0) {
         snprintf(source, sizeof source, "VMStructs %s::GrainBytes%s", grain_type,
                  hu->gc == HS_GC_UNKNOWN ? ", so the collector is G1" : "");
+    } else if (hu->gc == HS_GC_G1 && region_size_from_flag(jni, &region_size) == 0) {
+        snprintf(source, sizeof source, "the G1HeapRegionSize flag");
     } else {
         if (hu->gc == HS_GC_G1)
             hs_info("G1 humongous threshold unknown: neither the G1HeapRegionSize flag nor "
@@ -662,6 +699,58 @@ static void find_humongous_threshold(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv 
     hs_info("G1 humongous threshold: %llu bytes (region size %llu, from %s)",
             (unsigned long long)hu->humongous_threshold, (unsigned long long)region_size,
             source);
+}
+
+/* ---- Identifying the collector --------------------------------------------------------- */
+
+/* The Java SE feature version (17, 25) from java.vm.specification.version, a property the VM
+ * defines itself (JVMTI does not see java.specification.version, which the class library sets:
+ * it reads as absent at VMInit); 0 when unknown. */
+static int feature_version(jvmtiEnv *jvmti) {
+    char *value = NULL;
+    if ((*jvmti)->GetSystemProperty(jvmti, "java.vm.specification.version", &value) !=
+            JVMTI_ERROR_NONE ||
+        value == NULL)
+        return 0;
+    int version = atoi(value);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+    return version > 0 ? version : 0;
+}
+
+static hs_gc_kind gc_from_flags(jvmtiEnv *jvmti, const hs_hotspot_tables *tables) {
+    hs_gc_flags f = {
+        .serial = hs_hotspot_bool_flag(tables, "UseSerialGC"),
+        .parallel = hs_hotspot_bool_flag(tables, "UseParallelGC"),
+        .g1 = hs_hotspot_bool_flag(tables, "UseG1GC"),
+        .z = hs_hotspot_bool_flag(tables, "UseZGC"),
+        .shenandoah = hs_hotspot_bool_flag(tables, "UseShenandoahGC"),
+        .epsilon = hs_hotspot_bool_flag(tables, "UseEpsilonGC"),
+        .z_generational = hs_hotspot_bool_flag(tables, "ZGenerational"),
+        .feature_version = feature_version(jvmti),
+    };
+    hs_gc_kind kind = hs_gc_classify_flags(&f);
+    hs_debug("collector flags: UseSerialGC=%d UseParallelGC=%d UseG1GC=%d UseZGC=%d "
+             "UseShenandoahGC=%d UseEpsilonGC=%d ZGenerational=%d (-1: no such flag), "
+             "Java %d: %s", f.serial, f.parallel, f.g1, f.z, f.shenandoah, f.epsilon,
+             f.z_generational, f.feature_version, hs_gc_kind_name(kind));
+    return kind;
+}
+
+/* From the -XX flags when they name one collector (no class loaded), else from the names of
+ * the collector MXBeans. */
+static hs_gc_kind identify_gc(jvmtiEnv *jvmti, JNIEnv *jni, const hs_hotspot_tables *tables,
+                              gc_bean_list *beans) {
+    if (tables->flags_ok) {
+        hs_gc_kind kind = gc_from_flags(jvmti, tables);
+        if (kind != HS_GC_UNKNOWN) return kind;
+    } else {
+        hs_debug("no -XX flags in VMStructs (%s): collector from its MXBeans", tables->flags_why);
+    }
+    if (gc_beans(jni, beans) != 0) {
+        hs_info("%s: collector unknown", beans->failure);
+        return HS_GC_UNKNOWN;
+    }
+    return hs_gc_classify(beans->name_ptrs, beans->count);
 }
 
 /* ---- Choosing the source --------------------------------------------------------------- */
@@ -683,11 +772,11 @@ static void use_none(hs_heap_usage *hu, const char *why) {
     hs_info("heap source none (%s): %s", hs_gc_kind_name(hu->gc), why);
 }
 
-static void choose_explicit(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
-                            hs_heap_source requested, const gc_bean_list *beans) {
+static void choose_explicit(hs_heap_usage *hu, const hs_hotspot_tables *tables, JNIEnv *jni,
+                            hs_heap_source requested, gc_bean_list *beans) {
     char why[HS_WHY_MAX] = "";
     if (requested == HS_HEAP_VMSTRUCTS) {
-        if (setup_vmstructs(hu, jvmti, jni, why) == 0) {
+        if (setup_vmstructs(hu, tables, jni, why) == 0) {
             if (!hs_gc_updates_used_at_last_gc(hu->gc))
                 hs_warn("heap_source=vmstructs with the %s collector: %s; readings may lag or "
                         "be missing", hs_gc_kind_name(hu->gc), vmstructs_unsuitable_reason(hu->gc));
@@ -706,8 +795,8 @@ static void choose_explicit(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
     use_none(hu, "the requested source is unavailable");
 }
 
-static void choose_auto(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
-                        const gc_bean_list *beans) {
+static void choose_auto(hs_heap_usage *hu, const hs_hotspot_tables *tables, JNIEnv *jni,
+                        gc_bean_list *beans) {
     char why[HS_WHY_MAX] = "";
     if (hu->gc == HS_GC_EPSILON) {
         use_none(hu, vmstructs_unsuitable_reason(hu->gc));
@@ -716,7 +805,7 @@ static void choose_auto(hs_heap_usage *hu, jvmtiEnv *jvmti, JNIEnv *jni,
     if (!hs_gc_updates_used_at_last_gc(hu->gc)) {
         hs_info("vmstructs not used with %s: %s", hs_gc_kind_name(hu->gc),
                 vmstructs_unsuitable_reason(hu->gc));
-    } else if (setup_vmstructs(hu, jvmti, jni, why) == 0) {
+    } else if (setup_vmstructs(hu, tables, jni, why) == 0) {
         use_vmstructs(hu);
         return;
     } else {
@@ -743,16 +832,17 @@ hs_heap_usage *hs_heap_usage_create(jvmtiEnv *jvmti, JNIEnv *jni, hs_heap_source
         use_none(hu, "out of JNI local references");
         return hu;
     }
-    gc_bean_list beans;
-    list_gc_beans(jni, &beans);
-    hu->gc = hs_gc_classify(beans.name_ptrs, beans.count);
-    find_humongous_threshold(hu, jvmti, jni);
+    hs_hotspot_tables tables;
+    hs_hotspot_tables_load(&tables, jvmti);
+    gc_bean_list beans = {0};
+    hu->gc = identify_gc(jvmti, jni, &tables, &beans);
+    find_humongous_threshold(hu, &tables, jni);
     if (requested == HS_HEAP_NONE)
         use_none(hu, "heap_source=none");
     else if (requested == HS_HEAP_AUTO)
-        choose_auto(hu, jvmti, jni, &beans);
+        choose_auto(hu, &tables, jni, &beans);
     else
-        choose_explicit(hu, jvmti, jni, requested, &beans);
+        choose_explicit(hu, &tables, jni, requested, &beans);
     (*jni)->PopLocalFrame(jni, NULL);
     return hu;
 }
