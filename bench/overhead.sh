@@ -2,8 +2,9 @@
 # overhead.sh: what heapsampler costs a Java program, next to what the JVM's sampling costs.
 #
 # Runs two workloads under: no agent; the floor agent (bench/floor_agent.c) in modes nop and
-# stack; heapsampler live=false and live=true with the rate cap at 1000/s, and both again with
-# rate=0 (no cap); each agent at every interval in $INTERVALS. heapsampler runs at log=info,
+# stack; heapsampler live=false and live=true with the rate cap at 1000/s (live=true at 512k:
+# the default options), and both again with rate=0 (no cap); each agent at every interval in
+# $INTERVALS. heapsampler runs at log=info,
 # and the samples it kept per second (its rate-cap status line) are printed per configuration.
 # Before the timed rounds, untimed accuracy runs of allocmix compare the profile's alloc_space
 # total (format=collapsed,live=false) with the bytes the workload's threads allocated
@@ -240,7 +241,7 @@ summarize() {
                 printf "%-30s %-24s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
                        summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : "", nk ? sprintf("%.0f", median(kv, nk)) : ""
                 if (cfg == "hs-live-512k" && wl == "allocmix")
-                    check[++nchecks] = sprintf("%s (rate=1000/s): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
+                    check[++nchecks] = sprintf("%s (default options, rate=1000/s): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
                                                label(cfg), median(rc, rounds), verdict(rc, rounds, 0, 1.03))
                 if (kf && cfg ~ /-32k$/)
                     check[++nchecks] = sprintf("%s: %+.1f %% CPU above floor stack 32k (target: <= 3 %%): %s",
