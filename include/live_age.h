@@ -40,6 +40,9 @@
 typedef struct {
     double weight[HS_AGE_BUCKETS];  /* live weight (JVM samples) by GCs survived */
     double seconds[HS_AGE_BUCKETS]; /* sum of weight x age in seconds at the dump */
+    /* Live samples known without their GC age (the peak keeps none): weight, and weight x
+     * age in seconds. A site not split by age labels its sample with their mean age. */
+    double unsplit_weight, unsplit_seconds;
 } hs_age_site;
 
 /* Bucket of an object that survived `gcs` GCs: 0 for 0 or 1, 1 for 2-3, 2 for 4-7, ...,
@@ -58,6 +61,8 @@ uint32_t hs_age_seconds(uint32_t born, uint32_t now);
 /* The weight-weighted mean age in bucket i of the site, rounded to whole seconds; -1 when
  * the bucket holds no weight. */
 int64_t hs_age_mean_seconds(const hs_age_site *site, unsigned i);
+/* The same for the samples known without GC age. */
+int64_t hs_age_unsplit_mean_seconds(const hs_age_site *site);
 
 /* One sample's values, in the snapshot's order (alloc objects, alloc bytes, inuse
  * objects, inuse bytes). */
@@ -82,7 +87,8 @@ void hs_age_split_integer(int64_t total, const double *weight, unsigned n, int64
 
 /* Adds a site to the profile: one unlabelled sample, plus one per non-empty age bucket
  * (labelled gc_age, and age_seconds when it holds in-use values) when `ages` (may be NULL)
- * says how its live samples are aged. nvalues: the profile's sample types (2 without live
+ * says how its live samples are aged. A site not split by GC age whose ages in seconds are
+ * known (unsplit_weight) labels its one sample with age_seconds when it has in-use values. nvalues: the profile's sample types (2 without live
  * tracking: no split). 0 or -1. */
 int hs_age_add_site(hs_profile *p, const uint32_t *locations, uint32_t depth,
                     const int64_t *values, uint32_t nvalues, int64_t object_size,

@@ -95,7 +95,7 @@ static void test_add_site_samples_and_labels(void) {
     for (int i = 0; i < 4; i++) hs_profile_add_sample_type(p, types[i], "x");
     uint32_t f = hs_profile_add_function(p, "byte[]", "byte[]", "", 0);
     uint32_t loc = hs_profile_add_location(p, f, 0);
-    hs_age_site ages = {{0}, {0}};
+    hs_age_site ages = {0};
     hs_age_site_add(&ages, 2, 3, 1);     /* bucket 1 (2-3 GCs): mean age 3.4 s */
     hs_age_site_add(&ages, 3, 4, 0.4);
     hs_age_site_add(&ages, 200, 7201, 1); /* bucket 7 (128+ GCs) */
@@ -121,7 +121,7 @@ static void test_add_site_samples_and_labels(void) {
 /* The mean age of a bucket is weighted by the samples' weights (a thinned sample stands
  * for several), rounded half away from zero; an empty bucket has none. */
 static void test_mean_seconds_weighted(void) {
-    hs_age_site site = {{0}, {0}};
+    hs_age_site site = {0};
     hs_age_site_add(&site, 1, 10, 2);  /* bucket 0 */
     hs_age_site_add(&site, 0, 40, 1);  /* bucket 0 too: (2 * 10 + 40) / 3 = 20 */
     hs_age_site_add(&site, 9, 100, 4); /* bucket 3 */
@@ -133,9 +133,30 @@ static void test_mean_seconds_weighted(void) {
     CU_ASSERT_EQUAL(hs_age_mean_seconds(&site, 1), -1);
     CU_ASSERT_EQUAL(hs_age_mean_seconds(&site, HS_AGE_BUCKETS), -1);
     /* a sample that lived under half a second has mean age 0: a label, not none */
-    hs_age_site young = {{0}, {0}};
+    hs_age_site young = {0};
     hs_age_site_add(&young, 1, 0, 5);
     CU_ASSERT_EQUAL(hs_age_mean_seconds(&young, 0), 0);
+}
+
+/* The peak keeps no GC ages: its site stays one sample, labelled with the mean age in
+ * seconds when it has in-use values. */
+static void test_unsplit_site_mean_age(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    for (int i = 0; i < 4; i++) hs_profile_add_sample_type(p, "t", "x");
+    uint32_t f = hs_profile_add_function(p, "byte[]", "byte[]", "", 0);
+    uint32_t loc = hs_profile_add_location(p, f, 0);
+    hs_age_site ages = {0};
+    ages.unsplit_weight = 4, ages.unsplit_seconds = 4 * 61.6;
+    CU_ASSERT_EQUAL(hs_age_unsplit_mean_seconds(&ages), 62);
+    CU_ASSERT_EQUAL(hs_age_add_site(p, &loc, 1, (const int64_t[]){10, 800, 4, 320}, 4, 80, &ages), 0);
+    CU_ASSERT_EQUAL(hs_age_add_site(p, &loc, 1, (const int64_t[]){10, 800, 0, 0}, 4, 80, &ages), 0);
+    CU_ASSERT_EQUAL_FATAL(p->nsamples, 2);
+    CU_ASSERT_EQUAL(p->samples[0].ages.gc_age, 0);
+    CU_ASSERT_EQUAL(p->samples[0].ages.age_seconds, 62);
+    CU_ASSERT_EQUAL(p->samples[0].values[3], 320);
+    CU_ASSERT_EQUAL(p->samples[1].ages.age_seconds, -1); /* no in-use value */
+    hs_profile_free(p);
 }
 
 static void test_age_seconds_never_negative(void) {
@@ -166,6 +187,7 @@ void register_tests(void) {
         {"share at least", test_share_at_least},
         {"mean age in seconds is weighted", test_mean_seconds_weighted},
         {"age in seconds never negative", test_age_seconds_never_negative},
+        {"unsplit site gets the mean age", test_unsplit_site_mean_age},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("live_age", tests);

@@ -54,8 +54,13 @@ static _Thread_local bool busy_here;
  * the heap was highest. One per process, not per tracker: it is the run's peak, and it
  * survives a stop/start of tracking (the buffer is reused, never leaked). Read and
  * written under the current tracker's sweep_lock. */
+typedef struct {
+    double weight;  /* live weight, JVM samples */
+    double seconds; /* sum of weight x age in seconds at the peak's sweep */
+} peak_site;
+
 static struct {
-    double *weight; /* 1..nbuckets; NULL until a peak was seen */
+    peak_site *site; /* 1..nbuckets; NULL until a peak was seen */
     uint32_t nbuckets;
     uint32_t epoch;
     uint64_t used;
@@ -359,6 +364,7 @@ typedef struct {
     JNIEnv *jni;
     double *live_weight;
     hs_age_site *ages;
+    peak_site *peak;  /* instead of the two above, for the peak */
     uint32_t nbuckets;
     uint32_t epoch;
     uint32_t seconds; /* seconds_now() at the collection */
@@ -370,10 +376,14 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
     double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    uint32_t age_seconds = hs_age_seconds(entry->seconds, c->seconds);
+    if (c->peak) { /* no GC ages: the peak keeps one mean age per site */
+        c->peak[entry->bucket].weight += weight;
+        c->peak[entry->bucket].seconds += weight * age_seconds;
+        return;
+    }
     c->live_weight[entry->bucket] += weight;
-    if (c->ages) /* by GCs survived (live_age.h); the peak keeps no ages */
-        hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch,
-                        hs_age_seconds(entry->seconds, c->seconds), weight);
+    hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
 }
 
 static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
@@ -399,7 +409,11 @@ static void heap_from_history(const hs_live_tracker *t, hs_heap_reading *out) {
 /* The live weights of the peak, and the heap figure of its GC. */
 static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
     uint32_t n = peak.nbuckets < view->nbuckets ? peak.nbuckets : view->nbuckets;
-    memcpy(view->live_weight + 1, peak.weight + 1, (size_t)n * sizeof *view->live_weight);
+    for (uint32_t i = 1; i <= n; i++) {
+        view->live_weight[i] = peak.site[i].weight;
+        view->ages[i].unsplit_weight = peak.site[i].weight;
+        view->ages[i].unsplit_seconds = peak.site[i].seconds;
+    }
     view->epoch = peak.epoch;
     view->peak_nanos = peak.nanos;
     view->heap = (hs_heap_reading){.valid = 1, .used_bytes = peak.used,
@@ -440,7 +454,7 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
         return -1;
     }
     int rc = 0;
-    if (when == HS_LIVE_PEAK && !peak.weight) rc = -1; /* no GC seen yet */
+    if (when == HS_LIVE_PEAK && !peak.site) rc = -1; /* no GC seen yet */
     else if (when == HS_LIVE_PEAK) copy_peak(t, view);
     else collect_now(agent, t, jni, when, view);
     copy_history(t, view);
@@ -467,7 +481,7 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
 /* --- the peak and the low water (after each GC, on the sweeper thread) ------------------- */
 
 /* After the sweep of a GC: when the heap it left is the highest of the run, keeps the
- * live weights of the entries judged at this GC (a walk of the live table, only on a new
+ * live weights of the entries judged at this GC, and their mean age then (a walk of the live table, only on a new
  * maximum; humongous objects are left out: judging them needs a heap walk). */
 static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     const hs_live_history_entry *h =
@@ -475,15 +489,16 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
     if (!h->valid) return;
     if (!t->low_valid || h->used < t->low_water) t->low_water = h->used;
     t->low_valid = true;
-    if (!hs_options_peak_enabled(&agent->opts) || (peak.weight && h->used <= peak.used)) return;
+    if (!hs_options_peak_enabled(&agent->opts) || (peak.site && h->used <= peak.used)) return;
     uint32_t nbuckets = hs_sample_table_count(agent->samples);
-    size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.weight;
-    double *weights = nbuckets == peak.nbuckets ? peak.weight : realloc(peak.weight, bytes);
-    if (!weights) return; /* keep the previous peak */
-    memset(weights, 0, bytes);
-    collect_context ctx = {.jni = jni, .live_weight = weights, .nbuckets = nbuckets, .epoch = epoch};
+    size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.site;
+    peak_site *sites = nbuckets == peak.nbuckets ? peak.site : realloc(peak.site, bytes);
+    if (!sites) return; /* keep the previous peak */
+    memset(sites, 0, bytes);
+    collect_context ctx = {.jni = jni, .peak = sites, .nbuckets = nbuckets, .epoch = epoch,
+                           .seconds = seconds_now(t)};
     hs_live_table_each(t->table, add_if_live, &ctx);
-    peak.weight = weights;
+    peak.site = sites;
     peak.nbuckets = nbuckets;
     peak.epoch = epoch;
     peak.used = h->used;
@@ -512,7 +527,7 @@ bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
     hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
     bool locked = t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") == 0;
-    bool seen = peak.weight != NULL; /* no tracker: no sweeper writes it */
+    bool seen = peak.site != NULL; /* no tracker: no sweeper writes it */
     *used = peak.used;
     *nanos = peak.nanos;
     if (locked) monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
