@@ -129,7 +129,7 @@ int hs_age_add_comment(hs_profile *p) {
             1 << (HS_AGE_BUCKETS - 1)) != 0)
         return -1;
     return hs_profile_add_comment(
-        p, "age_seconds: an age sample's weighted mean age at the dump, in whole seconds, of the "
-           "tracked live objects it stands for (a mean: -tagfocus=age_seconds=3600: keeps the "
-           "samples whose mean age is an hour or more)");
+        p, "age_seconds: a sample's weighted mean age at the dump (in a peak profile: at the "
+           "peak), in whole seconds, of the tracked live objects it stands for (a mean: "
+           "-tagfocus=age_seconds=3600: keeps the samples whose mean age is an hour or more)");
 }
