@@ -88,8 +88,8 @@ void hs_age_split_integer(int64_t total, const double *weight, unsigned n, int64
 /* Adds a site to the profile: one unlabelled sample, plus one per non-empty age bucket
  * (labelled gc_age, and age_seconds when it holds in-use values) when `ages` (may be NULL)
  * says how its live samples are aged. A site not split by GC age whose ages in seconds are
- * known (unsplit_weight) labels its one sample with age_seconds when it has in-use values. nvalues: the profile's sample types (2 without live
- * tracking: no split). 0 or -1. */
+ * known (unsplit_weight) labels its one sample with age_seconds when it has in-use values.
+ * nvalues: the profile's sample types (2 without live tracking: no split). 0 or -1. */
 int hs_age_add_site(hs_profile *p, const uint32_t *locations, uint32_t depth,
                     const int64_t *values, uint32_t nvalues, int64_t object_size,
                     const hs_age_site *ages);
