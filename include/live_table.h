@@ -2,7 +2,7 @@
  * table that application threads fill lock-free and one sweeper thread empties.
  *
  * Each entry holds an opaque reference (a JNI weak global ref in the agent), the index
- * of the sample's allocation bucket, the GC epoch at allocation and a weight.
+ * of the sample's allocation bucket, the GC epoch and time of its allocation and a weight.
  *
  * Threads:
  *   - hs_live_table_admit / hs_live_table_insert: any thread, lock-free, never allocate.
@@ -44,11 +44,19 @@
 
 typedef struct hs_live_table hs_live_table;
 
+/* When a sample was allocated: the GC epoch, and the time in seconds since an origin the
+ * caller chooses (the live tracker's start). Stored as given; the table never reads them. */
+typedef struct {
+    uint32_t epoch;
+    uint32_t seconds;
+} hs_live_birth;
+
 /* What callbacks see of one entry (a copy; changing it changes nothing). */
 typedef struct {
     void *ref;          /* the reference given to insert, never NULL */
     uint32_t bucket;    /* allocation bucket index */
     uint32_t epoch;     /* GC epoch at allocation */
+    uint32_t seconds;   /* allocation time, seconds since the inserter's origin */
     uint64_t weight_fp; /* samples this entry stands for, HS_WEIGHT_ONE units: the
                          * inserted weight * 2^level (saturates at UINT64_MAX) */
     uint8_t level;      /* thinning level the weight includes */
@@ -89,12 +97,13 @@ void hs_live_table_destroy(hs_live_table *table);
 bool hs_live_table_admit(hs_live_table *table, uint64_t random, uint8_t *level);
 
 /* Hot path: stores an admitted sample. `ref` must not be NULL; `level` is the one
- * admit returned; `weight_fp` the sample's own weight (HS_WEIGHT_ONE per JVM sample).
+ * admit returned; `weight_fp` the sample's own weight (HS_WEIGHT_ONE per JVM sample);
+ * `birth` its GC epoch and time of allocation.
  * Returns the slot index, or -1 when no free slot was found within HS_LIVE_PROBES
  * probes, or ref is NULL or level too high (counted as failed: the caller still owns
  * ref and should release it). */
 int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, uint32_t bucket,
-                             uint32_t epoch, uint64_t weight_fp, uint8_t level);
+                             hs_live_birth birth, uint64_t weight_fp, uint8_t level);
 
 /* Sweeper thread: raises the level if the table is above its high-water mark, then
  * visits every published entry. `visit` (may be NULL: keep all) decides removal of dead

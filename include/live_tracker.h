@@ -6,7 +6,9 @@
  * (no JNI is allowed in GC callbacks); that thread sweeps the dead refs out, and after
  * each sweep records the heap used after the GC (heap_usage.c) in a short history.
  * A dump reports an object as in-use only if it was allocated before the last GC and
- * survived it (Go's "as of the last GC" semantics). */
+ * survived it (Go's "as of the last GC" semantics). Each tracked sample also keeps its
+ * allocation time, in seconds since tracking started (the coarse monotonic clock, read
+ * once per tracked sample), for the dump's ages in seconds. */
 #ifndef HS_LIVE_TRACKER_H
 #define HS_LIVE_TRACKER_H
 
@@ -17,6 +19,7 @@
 #include "agent.h"
 #include "growth.h"
 #include "heap_usage.h"
+#include "live_age.h"
 #include "live_scale.h"
 
 /* Growing sites a dump reports. */
@@ -37,9 +40,9 @@ typedef struct hs_live_view {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
     uint32_t nbuckets;
-    /* per bucket, HS_AGE_BUCKETS weights (live_age.h): the live weight of tracked
-     * samples by GCs survived; [bucket * HS_AGE_BUCKETS + age bucket]; malloc'd */
-    double *age_weight;
+    /* per bucket (0..nbuckets): the live weight of tracked samples, and their age in
+     * seconds at the collection, by GCs survived (live_age.h); malloc'd */
+    hs_age_site *ages;
     uint32_t epoch;               /* objects allocated before this epoch were judged */
     hs_heap_reading heap;
     const char *gc_name;

@@ -24,12 +24,18 @@ typedef struct {
     int64_t line;      /* 0 when unknown */
 } hs_location;
 
+/* The numeric age labels of a live sample (live_age.h). */
+typedef struct {
+    int64_t gc_age;      /* label "gc_age": GCs survived (bucket floor); 0 = no label */
+    int64_t age_seconds; /* label "age_seconds", unit "seconds"; < 0 = no label */
+} hs_sample_ages;
+
 typedef struct {
     uint32_t *locations; /* indexes into locations, leaf first */
     uint32_t depth;
     int64_t values[HS_PROFILE_MAX_VALUES]; /* one per sample type */
     int64_t object_size;                   /* numeric label "bytes"; 0 = no label */
-    int64_t gc_age;                        /* numeric label "gc_age"; 0 = no label */
+    hs_sample_ages ages;                   /* numeric age labels */
     char *label_key;                       /* one string label (e.g. "thread"), NULL = none */
     char *label_value;
 } hs_sample;
@@ -80,9 +86,10 @@ uint32_t hs_profile_add_location(hs_profile *p, uint32_t function, int64_t line)
 /* Appends a sample (copies locations and values; nvalues == nsample_types). 0 or -1. */
 int hs_profile_add_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
                           const int64_t *values, int64_t object_size);
-/* The same, with a gc_age label (live_age.h; 0 = none). */
+/* The same, with age labels (copied; NULL = none). */
 int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
-                               const int64_t *values, int64_t object_size, int64_t gc_age);
+                               const int64_t *values, int64_t object_size,
+                               const hs_sample_ages *ages);
 
 /* Gives the samples first..nsamples-1 a string label key=value (replacing an earlier one):
  * a site whose values are split over several samples labels them all. 0 or -1. */

@@ -33,7 +33,8 @@ typedef struct {
     uint32_t bad; /* entries whose fields do not match what was inserted */
 } table_sum;
 
-/* Inserted entries here have bucket = ref index, epoch = 2 * index. */
+/* Inserted entries here have bucket = ref index, epoch = 2 * index and seconds = 3 * index +
+ * 1: every walk checks them, so the thinning tests check that thinning keeps them. */
 static void sum_entry(const hs_live_entry *e, void *ctx) {
     table_sum *s = ctx;
     s->entries++;
@@ -43,7 +44,7 @@ static void sum_entry(const hs_live_entry *e, void *ctx) {
     if (e->level < s->min_level) s->min_level = e->level;
     if (e->level > s->max_level) s->max_level = e->level;
     uint32_t i = fake_index(e->ref);
-    if (e->bucket != i || e->epoch != 2 * i) s->bad++;
+    if (e->bucket != i || e->epoch != 2 * i || e->seconds != 3 * i + 1) s->bad++;
 }
 
 static table_sum sum_table(const hs_live_table *t) {
@@ -52,10 +53,12 @@ static table_sum sum_table(const hs_live_table *t) {
     return s;
 }
 
-/* Inserts fake object i with bucket i, epoch 2i; returns the slot. */
+/* Inserts fake object i with bucket i, epoch 2i, seconds 3i + 1; returns the slot. */
 static int64_t insert_fake(hs_live_table *t, uint64_t *rng, uint32_t i, uint64_t weight_fp,
                            uint8_t level) {
-    return hs_live_table_insert(t, hs_random_next(rng), fake_ref(i), i, 2 * i, weight_fp, level);
+    return hs_live_table_insert(t, hs_random_next(rng), fake_ref(i), i,
+                                (hs_live_birth){.epoch = 2 * i, .seconds = 3 * i + 1}, weight_fp,
+                                level);
 }
 
 static uint32_t occupancy(const hs_live_table *t) {
@@ -104,7 +107,7 @@ static void test_insert_then_each_sees_fields(void) {
     CU_ASSERT_EQUAL(st.inserted, 2);
     CU_ASSERT_EQUAL(st.level, 0);
     /* a NULL ref is refused */
-    CU_ASSERT_EQUAL(hs_live_table_insert(t, 1, NULL, 0, 0, HS_WEIGHT_ONE, 0), -1);
+    CU_ASSERT_EQUAL(hs_live_table_insert(t, 1, NULL, 0, (hs_live_birth){0, 0}, HS_WEIGHT_ONE, 0), -1);
     hs_live_table_destroy(t);
 }
 
@@ -446,7 +449,8 @@ static void *inserter_main(void *arg) {
             atomic_fetch_add(&cs->rejected, 1);
             continue;
         }
-        int64_t slot = hs_live_table_insert(cs->table, r, &cs->objects[id], id % 97, id,
+        int64_t slot = hs_live_table_insert(cs->table, r, &cs->objects[id], id % 97,
+                                            (hs_live_birth){.epoch = id, .seconds = ~id},
                                             HS_WEIGHT_ONE, lvl);
         if (slot < 0) {
             atomic_fetch_add(&cs->failed, 1);
@@ -465,7 +469,7 @@ static void sum_weight(const hs_live_entry *e, void *ctx) { *(uint64_t *)ctx += 
 
 static void check_fields(concurrent_state *cs, const hs_live_entry *e) {
     uint32_t id = record_index(cs, e->ref);
-    if (id >= OBJECTS || e->bucket != id % 97 || e->epoch != id ||
+    if (id >= OBJECTS || e->bucket != id % 97 || e->epoch != id || e->seconds != ~id ||
         e->weight_fp != (HS_WEIGHT_ONE << e->level))
         atomic_fetch_add(&cs->bad_fields, 1);
 }

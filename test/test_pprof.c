@@ -117,7 +117,8 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
         for (uint32_t k = 0; k < p->nsample_types; k++)
             if (got->values[k] != want->values[k]) samples_ok = 0;
         size_t string_labels = want->label_key ? 1 : 0;
-        size_t nlabels = (want->object_size > 0) + (want->gc_age > 0) + string_labels;
+        size_t nlabels = (want->object_size > 0) + (want->ages.gc_age > 0) +
+                         (want->ages.age_seconds >= 0) + string_labels;
         if (want->label_key && (got->nlabels < 1 ||
                                 !string_is(d, got->labels[got->nlabels - 1].key, want->label_key) ||
                                 !string_is(d, got->labels[got->nlabels - 1].str, want->label_value)))
@@ -130,10 +131,17 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
             (!string_is(d, got->labels[0].key, "bytes") || got->labels[0].str != 0 ||
              got->labels[0].num != want->object_size || !string_is(d, got->labels[0].num_unit, "bytes")))
             samples_ok = 0;
-        if (want->gc_age > 0) { /* a numeric label without unit, after "bytes" */
-            const pd_label *age = &got->labels[(want->object_size > 0) ? 1 : 0];
-            if (!string_is(d, age->key, "gc_age") || age->str != 0 || age->num != want->gc_age ||
-                age->num_unit != 0)
+        size_t next = want->object_size > 0 ? 1 : 0;
+        if (want->ages.gc_age > 0) { /* a numeric label without unit, after "bytes" */
+            const pd_label *age = &got->labels[next++];
+            if (!string_is(d, age->key, "gc_age") || age->str != 0 ||
+                age->num != want->ages.gc_age || age->num_unit != 0)
+                samples_ok = 0;
+        }
+        if (want->ages.age_seconds >= 0) { /* numeric, unit "seconds", after gc_age */
+            const pd_label *age = &got->labels[next];
+            if (!string_is(d, age->key, "age_seconds") || age->str != 0 ||
+                age->num != want->ages.age_seconds || !string_is(d, age->num_unit, "seconds"))
                 samples_ok = 0;
         }
     }
@@ -228,8 +236,12 @@ static hs_profile *make_heap_profile(void) {
     hs_profile_add_sample(p, s0, 3, (const int64_t[]){1, 1024, 1, 1024}, 1024);
     hs_profile_add_sample(p, s1, 2, (const int64_t[]){3, 72, 0, 0}, 24);
     hs_profile_add_sample(p, s2, 2, (const int64_t[]){2, 48, 2, 48}, 0);
-    hs_profile_add_aged_sample(p, s0, 3, (const int64_t[]){4, 4096, 4, 4096}, 1024, 8);
-    hs_profile_add_aged_sample(p, s2, 2, (const int64_t[]){1, 24, 1, 24}, 0, 2);
+    hs_profile_add_aged_sample(p, s0, 3, (const int64_t[]){4, 4096, 4, 4096}, 1024,
+                               &(hs_sample_ages){.gc_age = 8, .age_seconds = 3725});
+    hs_profile_add_aged_sample(p, s2, 2, (const int64_t[]){1, 24, 1, 24}, 0,
+                               &(hs_sample_ages){.gc_age = 2, .age_seconds = 0});
+    hs_profile_add_aged_sample(p, s1, 2, (const int64_t[]){1, 24, 0, 0}, 0,
+                               &(hs_sample_ages){.gc_age = 4, .age_seconds = -1});
     hs_profile_add_comment(p, "heapsampler %s", "0.1.0");
     hs_profile_add_comment(p, "interval=%d", 524288);
     return fixture_or_null(p);

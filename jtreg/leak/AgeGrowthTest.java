@@ -3,7 +3,9 @@
  * @summary Leak hunting: the gc_age label splits an old growing cache from young churn
  *          (old bytes under the cache's site only), `go tool pprof -tagfocus=gc_age=8:`
  *          keeps only the old ones, and the `suspect:` line names the cache with its
- *          growth within 15 %
+ *          growth within 15 %; the age_seconds label (unit seconds, the mean age in
+ *          seconds) is larger on the cache's oldest gc_age bucket than on the churn, and
+ *          within the run's duration
  * @requires vm.gc.G1
  * @library /lib
  * @build LeakWorkload
@@ -24,16 +26,21 @@ public class AgeGrowthTest {
     static final String PROFILE = "leak.pb.gz";
     static final String CACHE = "LeakWorkload.cachePut";
     static final String CHURN = "LeakWorkload.churn";
+    /** Pause after each of the workload's steps: the cache's old objects are then seconds
+     *  older than the churn (adds STEPS * 0.6 s to the run). */
+    static final long STEP_PAUSE_MS = 600;
     static final Pattern SUSPECT = Pattern.compile(
             "suspect: (\\S+):\\d+ \\((\\S+)\\) \\+([0-9.]+) MB over (\\d+) GCs \\(±([0-9.]+) MB\\)");
 
     public static void main(String[] args) throws Exception {
         // A young generation large enough that the program's System.gc() calls are the
         // only collections: GC epoch k then follows step k, and ages are known exactly.
+        long started = System.nanoTime();
         AgentRunner.Result r = AgentRunner
                 .withAgent("interval=" + INTERVAL + ",log=info,rate=0,file=" + PROFILE)
                 .jvmFlags("-XX:+UseG1GC", "-Xmx512m", "-Xms512m", "-Xmn300m")
-                .label("leak-age-growth").run("LeakWorkload");
+                .label("leak-age-growth").run("LeakWorkload", Long.toString(STEP_PAUSE_MS));
+        double runSeconds = (System.nanoTime() - started) / 1e9;
         r.assertNoCrash().assertExitCode(0).assertStdoutContains(LeakWorkload.DONE_LINE);
         Pprof p = Pprof.read(r.file(PROFILE)).validate();
         String epochComment = p.comments.stream().filter(c -> c.startsWith("inuse: as of the last GC"))
@@ -42,6 +49,7 @@ public class AgeGrowthTest {
             r.fail("premise: only the program's " + LeakWorkload.STEPS + " GCs should run: " + epochComment);
         }
         checkAges(r, p);
+        checkAgeSeconds(r, p, runSeconds);
         checkSuspect(r, p);
         checkGoTagFocus(r);
     }
@@ -105,6 +113,49 @@ public class AgeGrowthTest {
         }
     }
 
+    /** The age_seconds label of a sample, checked to be in seconds; null when absent. */
+    static Long ageSeconds(AgentRunner.Result r, Pprof.Sample s) {
+        for (Pprof.Label l : s.labels()) {
+            if (!l.key().equals("age_seconds")) continue;
+            if (!l.numUnit().equals("seconds")) r.fail("age_seconds has unit '" + l.numUnit() + "'");
+            return l.num();
+        }
+        return null;
+    }
+
+    /** The inuse-weighted mean of age_seconds over the samples `which` selects. */
+    static double meanAgeSeconds(AgentRunner.Result r, Pprof p, Predicate<Pprof.Sample> which) {
+        int inuse = p.typeIndex("inuse_space");
+        double weighted = 0, bytes = 0;
+        for (Pprof.Sample s : p.samples) {
+            Long age = ageSeconds(r, s);
+            if (!which.test(s) || age == null) continue;
+            weighted += (double) age * s.value(inuse);
+            bytes += s.value(inuse);
+        }
+        if (bytes == 0) r.fail("no in-use sample with age_seconds");
+        return weighted / bytes;
+    }
+
+    static void checkAgeSeconds(AgentRunner.Result r, Pprof p, double runSeconds) {
+        int inuse = p.typeIndex("inuse_space");
+        for (Pprof.Sample s : p.samples) { // the label exactly where an age sample holds in-use bytes
+            boolean aged = gcAge(s) > 0 && s.value(inuse) > 0;
+            if (aged != (ageSeconds(r, s) != null)) {
+                r.fail("age_seconds on " + p.stackNames(s) + " (gc_age " + gcAge(s) + ", inuse "
+                        + s.value(inuse) + "): " + ageSeconds(r, s));
+            }
+        }
+        long oldest = p.samples.stream().filter(site(p, CACHE)).mapToLong(AgeGrowthTest::gcAge).max().orElse(0);
+        double cache = meanAgeSeconds(r, p, site(p, CACHE).and(s -> gcAge(s) == oldest));
+        double churn = meanAgeSeconds(r, p, site(p, CHURN));
+        System.out.printf("age_seconds: cache at gc_age %d %.1f s, churn %.1f s, run %.1f s%n",
+                oldest, cache, churn, runSeconds);
+        // Steps 1..5 (gc_age >= 8) end about 7 pauses before the churn's last step.
+        if (cache <= churn) r.fail("the cache's oldest objects are not older than the churn");
+        if (cache > Math.ceil(runSeconds)) r.fail("age_seconds " + cache + " exceeds the run's " + runSeconds + " s");
+    }
+
     static void checkSuspect(AgentRunner.Result r, Pprof p) {
         String line = r.agentLines().stream().filter(l -> l.contains("suspect: ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no suspect line\n" + r.describe()));
@@ -137,6 +188,13 @@ public class AgeGrowthTest {
                 "-tagfocus=gc_age=8:", r.file(PROFILE).toString()).assertSuccess();
         if (!top.stdout().contains(CACHE) || top.stdout().contains(CHURN)) {
             r.fail("-tagfocus=gc_age=8: should keep the cache and drop the churn\n" + top.describe());
+        }
+        // age_seconds is a mean per sample: the cache's older buckets are seconds old, the
+        // churn about one second.
+        GoPprof.Result aged = GoPprof.pprof(go.get(), "-top", "-sample_index=inuse_space",
+                "-tagfocus=age_seconds=3:", r.file(PROFILE).toString()).assertSuccess();
+        if (!aged.stdout().contains(CACHE) || aged.stdout().contains(CHURN)) {
+            r.fail("-tagfocus=age_seconds=3: should keep the cache and drop the churn\n" + aged.describe());
         }
     }
 }

@@ -2,7 +2,8 @@
  * LeakWorkload: a cache that grows by the same amount before each of STEPS explicit GCs
  * (old objects), next to churn: a ring of arrays replaced every step (young: alive at the
  * end but born before the last GC only) and pure garbage. Prints the facts the tests
- * compare with: the bytes the cache gains per step.
+ * compare with: the bytes the cache gains per step. An optional argument is the pause
+ * after each step in ms (default 40), so that the steps' objects differ in age in seconds.
  */
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +21,12 @@ public class LeakWorkload {
     static volatile Object sink;
 
     public static void main(String[] args) throws Exception {
+        long pause = args.length > 0 ? Long.parseLong(args[0]) : 40;
         for (int step = 1; step <= STEPS; step++) {
             cachePut();
             churn();
             System.gc();
-            Thread.sleep(40); // lets the agent's sweeper record this GC
+            Thread.sleep(pause); // lets the agent's sweeper record this GC
         }
         System.out.println(DONE_LINE + ": cache " + CACHE.size() + " arrays");
     }

@@ -54,7 +54,9 @@ bool hs_humongous_track(hs_humongous *h, jvmtiEnv *jvmti, jobject object, uint64
     if ((*jvmti)->GetObjectHashCode(jvmti, object, &hash) != JVMTI_ERROR_NONE || hash == 0)
         return false;
     void *as_ref = (void *)(uintptr_t)(uint32_t)hash;
-    return hs_live_table_insert(h->table, random, as_ref, bucket, epoch, weight_fp, level) >= 0;
+    /* No allocation time: humongous objects are not split by age (live_age.h). */
+    hs_live_birth birth = {.epoch = epoch, .seconds = 0};
+    return hs_live_table_insert(h->table, random, as_ref, bucket, birth, weight_fp, level) >= 0;
 }
 
 void hs_humongous_maintain(hs_humongous *h) {

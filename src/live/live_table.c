@@ -22,7 +22,11 @@ typedef struct {
     uint32_t bucket;
     uint32_t epoch;
     uint8_t level;
+    uint32_t seconds; /* fills the padding after level */
 } hs_live_slot;
+
+/* Two slots per cache line: the allocation time must not grow the table. */
+_Static_assert(sizeof(hs_live_slot) == 32, "a live table slot is 32 bytes");
 
 /* Counters written by every inserter sit apart from the level every inserter reads,
  * and from the sweeper's counters, so they do not bounce each other's cache lines. */
@@ -126,7 +130,7 @@ static uint32_t slot_index(const hs_live_table *table, uint64_t random) {
 }
 
 int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, uint32_t bucket,
-                             uint32_t epoch, uint64_t weight_fp, uint8_t level) {
+                             hs_live_birth birth, uint64_t weight_fp, uint8_t level) {
     if (ref == NULL || ref == BUSY || level > HS_LIVE_MAX_LEVEL) {
         count_add(&table->failed);
         return -1;
@@ -144,7 +148,8 @@ int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, u
                                                     memory_order_relaxed)) {
             slot->weight_fp = weight_fp;
             slot->bucket = bucket;
-            slot->epoch = epoch;
+            slot->epoch = birth.epoch;
+            slot->seconds = birth.seconds;
             slot->level = level;
             uint32_t occupancy =
                 atomic_fetch_add_explicit(&table->occupancy, 1, memory_order_relaxed) + 1;
@@ -170,6 +175,7 @@ static void read_entry(const hs_live_slot *slot, void *ref, hs_live_entry *entry
     entry->ref = ref;
     entry->bucket = slot->bucket;
     entry->epoch = slot->epoch;
+    entry->seconds = slot->seconds;
     entry->level = slot->level;
     entry->weight_fp = scaled_weight(slot->weight_fp, slot->level);
 }

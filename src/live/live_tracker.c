@@ -15,6 +15,7 @@
 #include "wall_clock.h"
 #include "sample_table.h"
 #include "suspects.h"
+#include "throttle.h" /* hs_throttle_clock_nanos: the cheap clock of the hot path */
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
  * a G1 region, so 16k entries cover 8 GB or more of humongous allocation between dumps
@@ -41,6 +42,7 @@ typedef struct hs_live_tracker {
     uint64_t low_water;
     bool low_valid;
     hs_growth *growth;      /* per-GC in-use per site (growth.h), under sweep_lock */
+    int64_t clock_origin;   /* hs_throttle_clock_nanos() when tracking started */
 } hs_live_tracker;
 
 /* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
@@ -52,8 +54,13 @@ static _Thread_local bool busy_here;
  * the heap was highest. One per process, not per tracker: it is the run's peak, and it
  * survives a stop/start of tracking (the buffer is reused, never leaked). Read and
  * written under the current tracker's sweep_lock. */
+typedef struct {
+    double weight;  /* live weight, JVM samples */
+    double seconds; /* sum of weight x age in seconds at the peak's sweep */
+} peak_site;
+
 static struct {
-    double *weight; /* 1..nbuckets; NULL until a peak was seen */
+    peak_site *site; /* 1..nbuckets; NULL until a peak was seen */
     uint32_t nbuckets;
     uint32_t epoch;
     uint64_t used;
@@ -70,15 +77,21 @@ static int monitor_call(jvmtiError err, const char *what) {
 
 /* --- the hot path -------------------------------------------------------------------- */
 
+/* Seconds since tracking started, on the coarse clock (a few ms of resolution, ~20 ns). */
+static uint32_t seconds_now(const hs_live_tracker *t) {
+    int64_t ns = hs_throttle_clock_nanos() - t->clock_origin;
+    return ns > 0 ? (uint32_t)(ns / 1000000000) : 0;
+}
+
 /* Stores a weak ref to object in the table; false when there is no room. */
 static bool track_object(hs_live_tracker *t, JNIEnv *jni, jobject object, uint64_t random,
-                         uint32_t bucket, uint32_t epoch, uint64_t weight_fp, uint8_t level) {
+                         uint32_t bucket, hs_live_birth birth, uint64_t weight_fp, uint8_t level) {
     jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
     if (!ref) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return false;
     }
-    if (hs_live_table_insert(t->table, random, ref, bucket, epoch, weight_fp, level) < 0) {
+    if (hs_live_table_insert(t->table, random, ref, bucket, birth, weight_fp, level) < 0) {
         (*jni)->DeleteWeakGlobalRef(jni, ref);
         return false;
     }
@@ -104,7 +117,8 @@ void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv 
     uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
     bool tracked = humongous ? hs_humongous_track(t->humongous, jvmti, object, random, bucket,
                                                   epoch, weight_fp, level)
-                             : track_object(t, jni, object, random, bucket, epoch, weight_fp,
+                             : track_object(t, jni, object, random, bucket,
+                                            (hs_live_birth){epoch, seconds_now(t)}, weight_fp,
                                             level);
     if (tracked) return;
     /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
@@ -297,6 +311,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     if (!t) return NULL;
     uint64_t seed = (uint64_t)hs_wall_nanos() ^ (uint64_t)(uintptr_t)t;
     atomic_store(&t->random, seed);
+    t->clock_origin = hs_throttle_clock_nanos();
     t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
     t->humongous = create_humongous(agent, t->heap, seed);
@@ -348,9 +363,11 @@ int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 typedef struct {
     JNIEnv *jni;
     double *live_weight;
-    double *age_weight;
+    hs_age_site *ages;
+    peak_site *peak;  /* instead of the two above, for the peak */
     uint32_t nbuckets;
     uint32_t epoch;
+    uint32_t seconds; /* seconds_now() at the collection */
 } collect_context;
 
 /* Counts an entry allocated before the last GC whose object has not been collected. */
@@ -359,10 +376,14 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
     double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    uint32_t age_seconds = hs_age_seconds(entry->seconds, c->seconds);
+    if (c->peak) { /* no GC ages: the peak keeps one mean age per site */
+        c->peak[entry->bucket].weight += weight;
+        c->peak[entry->bucket].seconds += weight * age_seconds;
+        return;
+    }
     c->live_weight[entry->bucket] += weight;
-    if (c->age_weight) /* by GCs survived (live_age.h); the peak keeps no ages */
-        c->age_weight[(size_t)entry->bucket * HS_AGE_BUCKETS + hs_age_bucket(c->epoch - entry->epoch)] +=
-        weight;
+    hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
 }
 
 static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
@@ -388,7 +409,11 @@ static void heap_from_history(const hs_live_tracker *t, hs_heap_reading *out) {
 /* The live weights of the peak, and the heap figure of its GC. */
 static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
     uint32_t n = peak.nbuckets < view->nbuckets ? peak.nbuckets : view->nbuckets;
-    memcpy(view->live_weight + 1, peak.weight + 1, (size_t)n * sizeof *view->live_weight);
+    for (uint32_t i = 1; i <= n; i++) {
+        view->live_weight[i] = peak.site[i].weight;
+        view->ages[i].unsplit_weight = peak.site[i].weight;
+        view->ages[i].unsplit_seconds = peak.site[i].seconds;
+    }
     view->epoch = peak.epoch;
     view->peak_nanos = peak.nanos;
     view->heap = (hs_heap_reading){.valid = 1, .used_bytes = peak.used,
@@ -400,9 +425,9 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
 static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_live_when when,
                         hs_live_view *view) {
     view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
-    collect_context ctx = {.jni = jni, .live_weight = view->live_weight,
-                           .age_weight = view->age_weight, .nbuckets = view->nbuckets,
-                           .epoch = view->epoch};
+    collect_context ctx = {.jni = jni, .live_weight = view->live_weight, .ages = view->ages,
+                           .nbuckets = view->nbuckets, .epoch = view->epoch,
+                           .seconds = seconds_now(t)};
     hs_live_table_each(t->table, add_if_live, &ctx);
     if (t->humongous)
         view->humongous_known = hs_humongous_collect(t->humongous, agent->jvmti, jni,
@@ -419,8 +444,8 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     jvmtiEnv *jvmti = agent->jvmti;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
-    view->age_weight = calloc(((size_t)nbuckets + 1) * HS_AGE_BUCKETS, sizeof *view->age_weight);
-    if (!t || !jni || !view->live_weight || !view->age_weight) return -1;
+    view->ages = calloc((size_t)nbuckets + 1, sizeof *view->ages);
+    if (!t || !jni || !view->live_weight || !view->ages) return -1;
     view->nbuckets = nbuckets;
     bool was_busy = busy_here;
     busy_here = true;
@@ -429,7 +454,7 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
         return -1;
     }
     int rc = 0;
-    if (when == HS_LIVE_PEAK && !peak.weight) rc = -1; /* no GC seen yet */
+    if (when == HS_LIVE_PEAK && !peak.site) rc = -1; /* no GC seen yet */
     else if (when == HS_LIVE_PEAK) copy_peak(t, view);
     else collect_now(agent, t, jni, when, view);
     copy_history(t, view);
@@ -456,7 +481,7 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
 /* --- the peak and the low water (after each GC, on the sweeper thread) ------------------- */
 
 /* After the sweep of a GC: when the heap it left is the highest of the run, keeps the
- * live weights of the entries judged at this GC (a walk of the live table, only on a new
+ * live weights of the entries judged at this GC, and their mean age then (a walk of the live table, only on a new
  * maximum; humongous objects are left out: judging them needs a heap walk). */
 static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     const hs_live_history_entry *h =
@@ -464,15 +489,16 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
     if (!h->valid) return;
     if (!t->low_valid || h->used < t->low_water) t->low_water = h->used;
     t->low_valid = true;
-    if (!hs_options_peak_enabled(&agent->opts) || (peak.weight && h->used <= peak.used)) return;
+    if (!hs_options_peak_enabled(&agent->opts) || (peak.site && h->used <= peak.used)) return;
     uint32_t nbuckets = hs_sample_table_count(agent->samples);
-    size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.weight;
-    double *weights = nbuckets == peak.nbuckets ? peak.weight : realloc(peak.weight, bytes);
-    if (!weights) return; /* keep the previous peak */
-    memset(weights, 0, bytes);
-    collect_context ctx = {.jni = jni, .live_weight = weights, .nbuckets = nbuckets, .epoch = epoch};
+    size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.site;
+    peak_site *sites = nbuckets == peak.nbuckets ? peak.site : realloc(peak.site, bytes);
+    if (!sites) return; /* keep the previous peak */
+    memset(sites, 0, bytes);
+    collect_context ctx = {.jni = jni, .peak = sites, .nbuckets = nbuckets, .epoch = epoch,
+                           .seconds = seconds_now(t)};
     hs_live_table_each(t->table, add_if_live, &ctx);
-    peak.weight = weights;
+    peak.site = sites;
     peak.nbuckets = nbuckets;
     peak.epoch = epoch;
     peak.used = h->used;
@@ -501,7 +527,7 @@ bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
     hs_live_tracker *t = atomic_load(&agent->live);
     jvmtiEnv *jvmti = agent->jvmti;
     bool locked = t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") == 0;
-    bool seen = peak.weight != NULL; /* no tracker: no sweeper writes it */
+    bool seen = peak.site != NULL; /* no tracker: no sweeper writes it */
     *used = peak.used;
     *nanos = peak.nanos;
     if (locked) monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
@@ -510,9 +536,9 @@ bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
 
 void hs_live_view_free(hs_live_view *view) {
     free(view->live_weight);
-    free(view->age_weight);
+    free(view->ages);
     view->live_weight = NULL;
-    view->age_weight = NULL;
+    view->ages = NULL;
 }
 
 typedef struct {

@@ -78,9 +78,8 @@ void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view
             HS_GROWTH_SIGMAS);
     for (uint32_t i = 0; i < view->nsuspects; i++) {
         const hs_growth_site *s = &view->suspects[i];
-        const double *age = view->age_weight && s->bucket <= view->nbuckets
-                                ? &view->age_weight[(size_t)s->bucket * HS_AGE_BUCKETS]
-                                : NULL;
+        const double *age =
+            view->ages && s->bucket <= view->nbuckets ? view->ages[s->bucket].weight : NULL;
         char line[1024];
         hs_suspect_format(agent, s, age, line, sizeof line);
         if (p) hs_profile_add_comment(p, "suspect: %s", line);

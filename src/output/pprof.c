@@ -70,6 +70,8 @@ enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 #define JVM_MAPPING_NAME "[jvm]"
 #define OBJECT_SIZE_LABEL "bytes" /* Go's heap profiles use this key, in bytes */
 #define GC_AGE_LABEL "gc_age"      /* GCs survived (live_age.h); no unit */
+#define AGE_SECONDS_LABEL "age_seconds" /* mean age in seconds (live_age.h) */
+#define SECONDS_UNIT "seconds"
 
 /* ---- output buffer ------------------------------------------------------------------ */
 
@@ -267,9 +269,10 @@ static int intern_all_strings(encoder *e) {
         }
     }
     for (uint32_t i = 0; i < p->nsamples; i++) {
-        if (p->samples[i].gc_age > 0) {
-            str_index(e, GC_AGE_LABEL);
-            break;
+        if (p->samples[i].ages.gc_age > 0) str_index(e, GC_AGE_LABEL);
+        if (p->samples[i].ages.age_seconds >= 0) {
+            str_index(e, AGE_SECONDS_LABEL);
+            str_index(e, SECONDS_UNIT);
         }
     }
     str_index(e, JVM_MAPPING_NAME);
@@ -294,6 +297,15 @@ static void write_value_type(encoder *e, int field, const hs_value_type *vt) {
     end_len_field(&e->out, start);
 }
 
+/* A numeric label key=num, with its unit when unit is not NULL. */
+static void write_num_label(encoder *e, const char *key, int64_t num, const char *unit) {
+    size_t label = begin_len_field(&e->out, SAMPLE_LABEL);
+    put_uint_field(&e->out, LABEL_KEY, str_index(e, key));
+    put_int_field(&e->out, LABEL_NUM, num);
+    if (unit) put_uint_field(&e->out, LABEL_NUM_UNIT, str_index(e, unit));
+    end_len_field(&e->out, label);
+}
+
 static void write_sample(encoder *e, const hs_sample *s) {
     buffer *b = &e->out;
     size_t start = begin_len_field(b, PROFILE_SAMPLE);
@@ -307,19 +319,10 @@ static void write_sample(encoder *e, const hs_sample *s) {
         for (uint32_t i = 0; i < e->p->nsample_types; i++) put_varint(b, (uint64_t)s->values[i]);
         end_len_field(b, values);
     }
-    if (s->object_size > 0) {
-        size_t label = begin_len_field(b, SAMPLE_LABEL);
-        put_uint_field(b, LABEL_KEY, str_index(e, OBJECT_SIZE_LABEL));
-        put_int_field(b, LABEL_NUM, s->object_size);
-        put_uint_field(b, LABEL_NUM_UNIT, str_index(e, OBJECT_SIZE_LABEL));
-        end_len_field(b, label);
-    }
-    if (s->gc_age > 0) {
-        size_t label = begin_len_field(b, SAMPLE_LABEL);
-        put_uint_field(b, LABEL_KEY, str_index(e, GC_AGE_LABEL));
-        put_int_field(b, LABEL_NUM, s->gc_age);
-        end_len_field(b, label);
-    }
+    if (s->object_size > 0) write_num_label(e, OBJECT_SIZE_LABEL, s->object_size, OBJECT_SIZE_LABEL);
+    if (s->ages.gc_age > 0) write_num_label(e, GC_AGE_LABEL, s->ages.gc_age, NULL);
+    if (s->ages.age_seconds >= 0)
+        write_num_label(e, AGE_SECONDS_LABEL, s->ages.age_seconds, SECONDS_UNIT);
     if (s->label_key) {
         size_t label = begin_len_field(b, SAMPLE_LABEL);
         put_uint_field(b, LABEL_KEY, str_index(e, s->label_key));

@@ -226,11 +226,12 @@ uint32_t hs_profile_add_location(hs_profile *p, uint32_t function, int64_t line)
 
 int hs_profile_add_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
                           const int64_t *values, int64_t object_size) {
-    return hs_profile_add_aged_sample(p, locations, depth, values, object_size, 0);
+    return hs_profile_add_aged_sample(p, locations, depth, values, object_size, NULL);
 }
 
 int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_t depth,
-                               const int64_t *values, int64_t object_size, int64_t gc_age) {
+                               const int64_t *values, int64_t object_size,
+                               const hs_sample_ages *ages) {
     if (p->failed) return -1;
     for (uint32_t i = 0; i < depth; i++) {
         if (locations[i] >= p->nlocations) {
@@ -244,7 +245,7 @@ int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_
         return -1;
     }
     hs_sample s = {.locations = NULL, .depth = depth, .object_size = object_size,
-                   .gc_age = gc_age};
+                   .ages = ages ? *ages : (hs_sample_ages){.gc_age = 0, .age_seconds = -1}};
     if (depth > 0) {
         s.locations = malloc((size_t)depth * sizeof *s.locations);
         if (!s.locations) {

@@ -44,7 +44,7 @@ typedef struct {
     int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
-    double *age_weight;             /* per bucket, HS_AGE_BUCKETS each (live_age.h) */
+    hs_age_site *ages;              /* per bucket (live_age.h), NULL without live tracking */
     double rate_scale;              /* rate cap: offered / weights handed out (throttle.h) */
 } builder;
 
@@ -172,7 +172,7 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     uint32_t first = b->profile->nsamples; /* the age split may add several samples */
     hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
                     (int64_t)bucket.key.size,
-                    b->age_weight ? &b->age_weight[(size_t)index * HS_AGE_BUCKETS] : NULL);
+                    b->ages ? &b->ages[index] : NULL);
     if (bucket.key.thread_id) {
         const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
         hs_profile_label_samples(b->profile, first, "thread",
@@ -396,8 +396,8 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     if (b->req->live != HS_LIVE_PEAK)
         hs_suspects_report(agent, b->profile, &view,
                            b->req->live == HS_LIVE_NOW_NO_JAVA_ALLOC ? HS_LOG_WARN : HS_LOG_INFO);
-    b->age_weight = view.age_weight; /* kept for add_bucket's split by age */
-    view.age_weight = NULL;
+    b->ages = view.ages; /* kept for add_bucket's split by age */
+    view.ages = NULL;
     free(est);
     hs_live_view_free(&view);
     return 0;
@@ -429,7 +429,7 @@ hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_sna
     free(b.function_of_class);
     free(b.locations);
     free(b.inuse);
-    free(b.age_weight);
+    free(b.ages);
     if (ok && !b.profile->failed) return b.profile;
     hs_profile_free(b.profile);
     return NULL;
