@@ -65,4 +65,8 @@ uint64_t hs_class_cache_reclaimed(const hs_class_cache *cache);
 /* Classes present in the slots now (live or not yet reclaimed). */
 uint32_t hs_class_cache_resident(const hs_class_cache *cache);
 
+/* Tests only: called by a lookup between reading the epoch and counting itself in as a
+ * reader (NULL, the default: nothing), to widen that window in a race test. */
+void hs_class_cache_set_reader_pause(void (*pause)(void));
+
 #endif

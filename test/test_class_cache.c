@@ -254,8 +254,8 @@ static void *churn(void *arg) {
     return NULL;
 }
 
-static void test_concurrent_reclaim_never_reads_deleted_refs(void) {
-    for (int round = 0; round < stress_rounds() / 5 + 1; round++) {
+static void race_lookups_with_reclaim(int rounds) {
+    for (int round = 0; round < rounds; round++) {
         hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
         hs_class_cache *cache = hs_class_cache_create(256, arena);
         CU_ASSERT_PTR_NOT_NULL_FATAL(cache);
@@ -274,6 +274,24 @@ static void test_concurrent_reclaim_never_reads_deleted_refs(void) {
     }
 }
 
+static void test_concurrent_reclaim_never_reads_deleted_refs(void) {
+    race_lookups_with_reclaim(stress_rounds() / 5 + 1);
+}
+
+static void pause_a_little(void) {
+    for (int i = 0; i < 3; i++) sched_yield();
+}
+
+/* A reader held up between reading the epoch and counting itself in (the pause widens
+ * that window) while other threads' reclaims flip the epoch twice: it must not count
+ * itself in under the stale parity. Without the epoch's re-check this read deleted refs
+ * in every run. */
+static void test_reader_held_up_before_counting_in(void) {
+    hs_class_cache_set_reader_pause(pause_a_little);
+    race_lookups_with_reclaim(1);
+    hs_class_cache_set_reader_pause(NULL);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"flood of unloaded classes recycles", test_flood_recycles},
@@ -281,6 +299,7 @@ void register_tests(void) {
         {"failed registration frees its slot", test_failed_registration_frees_its_slot},
         {"concurrent reclaim never reads deleted refs",
          test_concurrent_reclaim_never_reads_deleted_refs},
+        {"a reader held up before counting itself in", test_reader_held_up_before_counting_in},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("class cache", tests);

@@ -5,7 +5,7 @@
  * (holds hash, ref, id), DEAD (its class was unloaded: skipped, its ref about to be
  * deleted), FREE (reusable; probed past). A reader reads a slot's ref only after seeing
  * READY, inside a reader bracket: it adds 1 to its stripe's counter of the current epoch
- * parity, and subtracts it when done. The reclaimer marks slots DEAD, flips the epoch, and
+ * parity (and checks the epoch did not move meanwhile), and subtracts it when done. The reclaimer marks slots DEAD, flips the epoch, and
  * deletes their refs only once the old parity's counters are all zero: every reader that
  * could have seen READY has left, and every later reader sees DEAD (all four steps are
  * seq_cst, so a reader whose increment the reclaimer missed comes after the DEAD store).
@@ -121,10 +121,25 @@ static reader_stripe *my_stripe(hs_class_cache *c) {
     return &c->readers[stripe];
 }
 
+/* Counts this reader in under the current epoch's parity. The epoch is read again after
+ * the increment: a reader held up between the two could otherwise count itself in under a
+ * parity two flips old, which the reclaimer of the second flip does not wait for. With the
+ * epoch unchanged, the increment came before the next flip, and that flip's reclaimer sees
+ * it. */
+static void (*_Atomic reader_pause)(void);
+
+void hs_class_cache_set_reader_pause(void (*pause)(void)) { atomic_store(&reader_pause, pause); }
+
 static unsigned enter(hs_class_cache *c, reader_stripe *r) {
-    unsigned parity = atomic_load(&c->epoch) & 1;
-    atomic_fetch_add(&r->count[parity], 1);
-    return parity;
+    for (;;) {
+        unsigned epoch = atomic_load(&c->epoch);
+        unsigned parity = epoch & 1;
+        void (*pause)(void) = atomic_load_explicit(&reader_pause, memory_order_relaxed);
+        if (pause) pause();
+        atomic_fetch_add(&r->count[parity], 1);
+        if (atomic_load(&c->epoch) == epoch) return parity;
+        atomic_fetch_sub(&r->count[parity], 1);
+    }
 }
 
 static void leave(reader_stripe *r, unsigned parity) { atomic_fetch_sub(&r->count[parity], 1); }
