@@ -133,7 +133,6 @@ static void sum_totals(hs_flame_tree *t) {
     }
 }
 
-
 hs_flame_tree *hs_flame_tree_build(const hs_profile *p) {
     if (p->failed) {
         errno = ENOMEM;
