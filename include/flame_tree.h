@@ -4,8 +4,12 @@
  * Node 0 is the root (all samples). Every other node is one function called from its
  * parent's frame: samples whose stacks share a prefix of functions share the nodes of
  * that prefix (frames merge by function, not by line). Nodes are numbered in the order
- * they were created, so a parent's index is always below its children's. Pure C, reads
- * hs_profile only. */
+ * they were created, so a parent's index is always below its children's.
+ *
+ * Each node also has the in-use mean age of what it holds: the mean of its samples'
+ * age_seconds labels weighted by their inuse_space values (samples without the label or
+ * without in-use bytes are left out), over the node and everything below it. Pure C,
+ * reads hs_profile only. */
 #ifndef HS_FLAME_TREE_H
 #define HS_FLAME_TREE_H
 
@@ -25,6 +29,8 @@ typedef struct {
     int64_t line;      /* the frames' line (0 unknown), or HS_FLAME_SEVERAL_LINES */
     int64_t self[HS_PROFILE_MAX_VALUES];  /* samples whose leaf frame is this node */
     int64_t total[HS_PROFILE_MAX_VALUES]; /* this node and everything below it */
+    int64_t aged_bytes; /* in-use bytes with an age, this node and everything below it */
+    double age_seconds; /* their weighted mean age in seconds; < 0 when aged_bytes is 0 */
 } hs_flame_node;
 
 typedef struct hs_flame_tree hs_flame_tree;

@@ -74,6 +74,8 @@ void hs_profile_free(hs_profile *p);
 /* Appends a sample type (type, unit), e.g. ("alloc_space", "bytes"). Returns its index or -1. */
 int hs_profile_add_sample_type(hs_profile *p, const char *type, const char *unit);
 int hs_profile_set_default_sample_type(hs_profile *p, const char *type);
+/* The index of the sample type named type, or nsample_types when there is none. */
+uint32_t hs_profile_sample_type_index(const hs_profile *p, const char *type);
 int hs_profile_set_period(hs_profile *p, const char *type, const char *unit, int64_t period);
 
 /* Appends a function; returns its index, or UINT32_MAX on ENOMEM. No deduplication:

@@ -1,5 +1,6 @@
 /* test_flame_tree.c: samples merged into a call tree (src/output/flame_tree.c): which stacks
- * share nodes, the own and total values of every node, line merging, and many stacks. */
+ * share nodes, the own and total values of every node, line merging, the in-use mean age
+ * of every node, and many stacks. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -113,6 +114,79 @@ static void test_empty_profile(void) {
     hs_profile_free(p);
 }
 
+/* Heap sample types {alloc_objects, alloc_space, inuse_objects, inuse_space}, ages:
+ *   byte[] <- App.alloc <- Main.main   inuse_space 100, age 10 s
+ *   byte[] <- App.alloc <- Main.main   inuse_space 300, age 30 s   same node: mean 25 s
+ *   String <- Main.main                inuse_space 50, no age
+ *   Object <- Main.main                no in-use bytes, age 99 s (left out)
+ *   char[] <- Main.main                inuse_space 100, age 3 s
+ * Main.main and the root: (100 x 10 + 300 x 30 + 100 x 3) / 500 = 20.6 s. */
+static void test_mean_age(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    add_heap_sample_types(p, 4);
+    uint32_t main = add_frame(p, "Main.main", 3), alloc = add_frame(p, "App.alloc", 9);
+    uint32_t bytes = add_frame(p, "byte[]", 0), string = add_frame(p, "String", 0);
+    uint32_t object = add_frame(p, "Object", 0), chars = add_frame(p, "char[]", 0);
+    hs_profile_add_aged_sample(p, (const uint32_t[]){bytes, alloc, main}, 3,
+                               (const int64_t[]){1, 100, 1, 100}, 100, &(hs_sample_ages){1, 10});
+    hs_profile_add_aged_sample(p, (const uint32_t[]){bytes, alloc, main}, 3,
+                               (const int64_t[]){3, 300, 3, 300}, 100, &(hs_sample_ages){2, 30});
+    hs_profile_add_sample(p, (const uint32_t[]){string, main}, 2, (const int64_t[]){2, 50, 2, 50}, 25);
+    hs_profile_add_aged_sample(p, (const uint32_t[]){object, main}, 2, (const int64_t[]){1, 16, 0, 0},
+                               16, &(hs_sample_ages){0, 99});
+    hs_profile_add_aged_sample(p, (const uint32_t[]){chars, main}, 2,
+                               (const int64_t[]){1, 100, 1, 100}, 100, &(hs_sample_ages){0, 3});
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_flame_tree *t = hs_flame_tree_build(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    uint32_t f_main = p->locations[main].function;
+    uint32_t n_main = hs_flame_tree_child(t, HS_FLAME_ROOT, f_main);
+    uint32_t n_alloc = hs_flame_tree_child(t, n_main, p->locations[alloc].function);
+    uint32_t n_bytes = hs_flame_tree_child(t, n_alloc, p->locations[bytes].function);
+    uint32_t n_string = hs_flame_tree_child(t, n_main, p->locations[string].function);
+    uint32_t n_object = hs_flame_tree_child(t, n_main, p->locations[object].function);
+    uint32_t n_chars = hs_flame_tree_child(t, n_main, p->locations[chars].function);
+    CU_ASSERT_FATAL(n_main != HS_FLAME_NO_PARENT && n_alloc != HS_FLAME_NO_PARENT &&
+                    n_bytes != HS_FLAME_NO_PARENT && n_string != HS_FLAME_NO_PARENT &&
+                    n_object != HS_FLAME_NO_PARENT && n_chars != HS_FLAME_NO_PARENT);
+    const struct {
+        uint32_t node;
+        int64_t aged_bytes;
+        double age;
+    } want[] = {{HS_FLAME_ROOT, 500, 20.6}, {n_main, 500, 20.6}, {n_alloc, 400, 25},
+                {n_bytes, 400, 25},         {n_chars, 100, 3},   {n_string, 0, -1},
+                {n_object, 0, -1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const hs_flame_node *node = hs_flame_tree_node(t, want[i].node);
+        CU_ASSERT_EQUAL(node->aged_bytes, want[i].aged_bytes);
+        CU_ASSERT_DOUBLE_EQUAL(node->age_seconds, want[i].age, 1e-9);
+    }
+    hs_flame_tree_free(t);
+    hs_profile_free(p);
+}
+
+/* Without an inuse_space value (no live tracking) no node has an age, whatever the labels. */
+static void test_no_age_without_inuse(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    add_heap_sample_types(p, 2);
+    uint32_t bytes = add_frame(p, "byte[]", 0);
+    hs_profile_add_aged_sample(p, &bytes, 1, (const int64_t[]){1, 100}, 100, &(hs_sample_ages){1, 10});
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_flame_tree *t = hs_flame_tree_build(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(hs_flame_tree_size(t), 2);
+    for (uint32_t n = 0; n < hs_flame_tree_size(t); n++) {
+        CU_ASSERT_EQUAL(hs_flame_tree_node(t, n)->aged_bytes, 0);
+        CU_ASSERT(hs_flame_tree_node(t, n)->age_seconds < 0);
+    }
+    hs_flame_tree_free(t);
+    hs_profile_free(p);
+}
+
 /* 200,000 samples over 2,000 distinct 40-frame stacks sharing a 20-frame trunk: the
  * hash table grows many times and every value must still land in its own leaf. */
 static void test_many_deep_stacks(void) {
@@ -167,6 +241,8 @@ static void test_many_deep_stacks(void) {
 static CU_TestInfo flame_tree_tests[] = {
     {"merges by function, own and total values", test_merges_by_function},
     {"empty profile", test_empty_profile},
+    {"in-use mean age, weighted by bytes", test_mean_age},
+    {"no age without inuse_space", test_no_age_without_inuse},
     {"many deep stacks", test_many_deep_stacks},
     CU_TEST_INFO_NULL,
 };

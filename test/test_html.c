@@ -250,10 +250,39 @@ static void test_tree_values(void) {
     assert_contains(json, "\"locations\":[2,0,3,0,0,3,0,4,1,9]");
     assert_contains(json, "\"root\":[1,7],"
                           "\"nodes\":[1,5,1,4,1,0,3,0,5,1,1,0],"
-                          "\"values\":[3,5,80,1,1,16,2,5,80]}");
+                          "\"values\":[3,5,80,1,1,16,2,5,80],\"ages\":[]}");
     assert_contains(json, "\"kinds\":[0,0,1,2]");
     assert_contains(json, "\"files\":[\"Main.java\",\"App.java\",\"\",\"\"]");
     assert_contains(json, "\"samples\":5");
+    free(json);
+    hs_profile_free(p);
+}
+
+/* Mean ages as written: [distance to the previous aged node (the root first), whole
+ * seconds], weighted by in-use bytes, only for nodes holding in-use bytes with an age.
+ * Nodes: 1 Main.main, 2 App.alloc, 3 byte[], 4 String (in use, no age), 5 char[]. */
+static void test_mean_ages(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    add_heap_sample_types(p, 4);
+    uint32_t main = add_frame(p, "Main.main", 3), alloc = add_frame(p, "App.alloc", 9);
+    uint32_t bytes = add_frame(p, "byte[]", 0), string = add_frame(p, "String", 0);
+    uint32_t chars = add_frame(p, "char[]", 0);
+    hs_profile_add_aged_sample(p, (const uint32_t[]){bytes, alloc, main}, 3,
+                               (const int64_t[]){1, 100, 1, 100}, 100, &(hs_sample_ages){1, 10});
+    hs_profile_add_aged_sample(p, (const uint32_t[]){bytes, alloc, main}, 3,
+                               (const int64_t[]){3, 300, 3, 300}, 100, &(hs_sample_ages){2, 30});
+    hs_profile_add_sample(p, (const uint32_t[]){string, main}, 2, (const int64_t[]){2, 50, 2, 50}, 25);
+    hs_profile_add_aged_sample(p, (const uint32_t[]){chars, main}, 2,
+                               (const int64_t[]){1, 100, 1, 100}, 100, &(hs_sample_ages){0, 3});
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    char *json = page_json(p); /* strictly valid, as page_json checks */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    /* root and Main.main: (100 x 10 + 300 x 30 + 100 x 3) / 500 = 20.6, written as 21;
+     * App.alloc and byte[]: (100 x 10 + 300 x 30) / 400 = 25; String: none; char[]: 3 */
+    assert_contains(json, "\"nodes\":[1,0,1,1,1,2,3,3,4,4],");
+    assert_contains(json, "\"ages\":[0,21,1,21,1,25,1,25,2,3]}");
     free(json);
     hs_profile_free(p);
 }
@@ -269,7 +298,7 @@ static void test_empty_profile(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
     assert_contains(json, "\"initial\":\"\""); /* no default: the page picks the first */
     assert_contains(json, "\"names\":[],\"files\":[],\"kinds\":[],\"locations\":[],\"root\":[0,0],"
-                          "\"nodes\":[],\"values\":[]}");
+                          "\"nodes\":[],\"values\":[],\"ages\":[]}");
     free(json);
     free(html);
 
@@ -287,6 +316,7 @@ static CU_TestInfo html_tests[] = {
     {"page structure, self-contained", test_page_structure},
     {"JSON escaping of hostile names", test_json_escaping},
     {"tree values as written", test_tree_values},
+    {"mean ages as written", test_mean_ages},
     {"empty profile", test_empty_profile},
     CU_TEST_INFO_NULL,
 };

@@ -40,6 +40,9 @@ static void test_sample_types_period_and_default(void) {
         CU_ASSERT_STRING_EQUAL(p->sample_types[i].type, names[i]);
         CU_ASSERT_STRING_EQUAL(p->sample_types[i].unit, i % 2 ? "bytes" : "count");
     }
+    CU_ASSERT_EQUAL(hs_profile_sample_type_index(p, "inuse_objects"), 2);
+    CU_ASSERT_EQUAL(hs_profile_sample_type_index(p, "inuse_space"), 3);
+    CU_ASSERT_EQUAL(hs_profile_sample_type_index(p, "nothing"), 4); /* none: nsample_types */
     /* A fifth type does not fit; that is a caller error, not an allocation failure. */
     CU_ASSERT_EQUAL(hs_profile_add_sample_type(p, "extra", "count"), -1);
     CU_ASSERT_EQUAL(errno, EINVAL);

@@ -6,7 +6,9 @@
  *   keepCaf\u00e9      8,000 x byte[1000], kept (live; a method name that is not ASCII)
  *   dropGarbage   80,000 x byte[1000], all garbage (no live bytes after the last GC)
  *
- * Ends with a GC, so the in-use profile is "as of" a GC that saw everything.
+ * Ends with a GC, so the in-use profile is "as of" a GC that saw everything. With the
+ * argument "aged", waits 2.1 s after keepNodes, so its objects are at least 2 s (the
+ * age clock's whole seconds) older than keepCafé's.
  */
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +39,9 @@ public class FlameWorkload {
         sink = null;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         keepNodes();
+        if (args.length > 0 && args[0].equals("aged")) Thread.sleep(2100);
         keepCaf\u00e9();
         dropGarbage();
         System.gc();

@@ -4,7 +4,8 @@
  * rather than child lists per node: a sample of depth d costs d lookups whatever the
  * fan-out, which matters for profiles with hundreds of thousands of stacks. Totals are
  * summed at the end in one backward pass, which works because a parent's index is below
- * its children's. */
+ * its children's. The mean ages are summed the same way: age_seconds holds the sum of
+ * bytes x seconds until the pass divides it by aged_bytes. */
 #include "flame_tree.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@ struct hs_flame_tree {
     uint32_t *slots; /* node index + 1, 0 = empty; nslots is a power of two */
     uint32_t nslots;
     uint32_t nvalues;
+    uint32_t inuse_space; /* index of the inuse_space value; nvalues when there is none */
 };
 
 static uint32_t slot_of(const hs_flame_tree *t, uint32_t parent, uint32_t function) {
@@ -105,15 +107,30 @@ static int add_sample(hs_flame_tree *t, const hs_profile *p, const hs_sample *s)
         if (node == HS_FLAME_NO_PARENT) return -1;
     }
     for (uint32_t v = 0; v < t->nvalues; v++) t->nodes[node].self[v] += s->values[v];
+    int64_t bytes = t->inuse_space < t->nvalues ? s->values[t->inuse_space] : 0;
+    if (bytes > 0 && s->ages.age_seconds >= 0) {
+        t->nodes[node].aged_bytes += bytes;
+        t->nodes[node].age_seconds += (double)bytes * (double)s->ages.age_seconds;
+    }
     return 0;
 }
 
+/* Each node's totals and mean age from the own values and byte-seconds add_sample left:
+ * children come after their parent, so walking backwards finishes a node before adding
+ * it to its parent. */
 static void sum_totals(hs_flame_tree *t) {
     for (uint32_t n = 0; n < t->nnodes; n++)
         memcpy(t->nodes[n].total, t->nodes[n].self, sizeof t->nodes[n].total);
-    for (uint32_t n = t->nnodes; n-- > 1;)
-        for (uint32_t v = 0; v < t->nvalues; v++)
-            t->nodes[t->nodes[n].parent].total[v] += t->nodes[n].total[v];
+    for (uint32_t n = t->nnodes; n-- > 0;) {
+        hs_flame_node *node = &t->nodes[n];
+        if (n > 0) {
+            hs_flame_node *up = &t->nodes[node->parent];
+            for (uint32_t v = 0; v < t->nvalues; v++) up->total[v] += node->total[v];
+            up->aged_bytes += node->aged_bytes;
+            up->age_seconds += node->age_seconds;
+        }
+        node->age_seconds = node->aged_bytes > 0 ? node->age_seconds / (double)node->aged_bytes : -1;
+    }
 }
 
 hs_flame_tree *hs_flame_tree_build(const hs_profile *p) {
@@ -124,6 +141,7 @@ hs_flame_tree *hs_flame_tree_build(const hs_profile *p) {
     hs_flame_tree *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->nvalues = p->nsample_types;
+    t->inuse_space = hs_profile_sample_type_index(p, "inuse_space");
     int rc = add_node(t, HS_FLAME_NO_PARENT, UINT32_MAX, UINT32_MAX, 0) == HS_FLAME_ROOT ? 0 : -1;
     for (uint32_t i = 0; i < p->nsamples && rc == 0; i++)
         if (!all_zero(p->samples[i].values, t->nvalues)) rc = add_sample(t, p, &p->samples[i]);

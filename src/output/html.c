@@ -10,7 +10,10 @@
  * a node whose merged frames were at several lines. Parents are usually the node just
  * before. Own values are kept apart, [distance to the previous such node, one value per
  * sample type], for the few nodes that have any (mostly the leaves, the allocated
- * classes); the browser sums the totals.
+ * classes); the browser sums the totals. Mean ages are kept apart the same way,
+ * [distance to the previous node with an age (the first from the root, which may have
+ * one itself), whole seconds], for the nodes that hold in-use bytes with an age
+ * (flame_tree.h): without live tracking the list is empty.
  */
 #include "html.h"
 
@@ -220,6 +223,22 @@ static int has_values(const hs_flame_node *node, uint32_t nvalues) {
     return 0;
 }
 
+static void append_ages(text_buf *b, const hs_flame_tree *t) {
+    append_str(b, "],\"ages\":[");
+    uint32_t previous = 0, size = hs_flame_tree_size(t);
+    int first = 1;
+    for (uint32_t n = 0; n < size; n++) {
+        const hs_flame_node *node = hs_flame_tree_node(t, n);
+        if (node->aged_bytes <= 0) continue;
+        if (!first) append_str(b, ",");
+        append_int(b, (int64_t)(n - previous));
+        append_str(b, ",");
+        append_int(b, (int64_t)(node->age_seconds + 0.5));
+        previous = n;
+        first = 0;
+    }
+}
+
 static void append_tree(text_buf *b, const hs_profile *p, const hs_flame_tree *t) {
     uint32_t nvalues = p->nsample_types, size = hs_flame_tree_size(t);
     append_str(b, ",\"root\":[");
@@ -244,6 +263,7 @@ static void append_tree(text_buf *b, const hs_profile *p, const hs_flame_tree *t
         append_values(b, node->self, nvalues);
         previous = n;
     }
+    append_ages(b, t);
     append_str(b, "]}");
 }
 

@@ -163,6 +163,12 @@ int hs_profile_set_default_sample_type(hs_profile *p, const char *type) {
     return 0;
 }
 
+uint32_t hs_profile_sample_type_index(const hs_profile *p, const char *type) {
+    uint32_t v = 0;
+    while (v < p->nsample_types && strcmp(p->sample_types[v].type, type) != 0) v++;
+    return v;
+}
+
 int hs_profile_set_period(hs_profile *p, const char *type, const char *unit, int64_t period) {
     if (p->failed) return -1;
     hs_value_type copy;

@@ -24,9 +24,7 @@ static int encode_pprof(const hs_profile *p, uint8_t **out, size_t *len) {
 /* Encodes the collapsed= metric as collapsed stacks (options.c made sure the profile
  * has it: in-use metrics need live=true). */
 static int encode_collapsed(const hs_profile *p, hs_metric metric, uint8_t **out, size_t *len) {
-    const char *wanted = hs_metric_name(metric);
-    uint32_t value = 0;
-    while (value < p->nsample_types && strcmp(p->sample_types[value].type, wanted) != 0) value++;
+    uint32_t value = hs_profile_sample_type_index(p, hs_metric_name(metric));
     char *text = NULL;
     if (hs_collapsed_encode(p, value, &text, len) != 0) return -1;
     *out = (uint8_t *)text;
