@@ -1,5 +1,5 @@
 /* hotspot_tables.h: the VMStructs tables of the running libjvm, and its -XX flags read through
- * them, without a single Java call (no class is loaded).
+ * them, without a single Java call (no class is loaded); and the VM's own system properties.
  *
  * Finds the table symbols in the process (or in libjvm itself when it was loaded RTLD_LOCAL),
  * loads their layouts with vmstructs.h, and reads flag values by name. Loaded once on the
@@ -8,6 +8,7 @@
 #define HS_HOTSPOT_TABLES_H
 
 #include <jvmti.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vmstructs.h"
@@ -31,5 +32,9 @@ int hs_hotspot_bool_flag(const hs_hotspot_tables *t, const char *name);
 
 /* A size_t flag's value (e.g. G1HeapRegionSize). Returns 0, or -1 when it cannot be read. */
 int hs_hotspot_size_flag(const hs_hotspot_tables *t, const char *name, uint64_t *value);
+
+/* Copies the system property key (one the VM defines: java.vm.version, ...) into buf.
+ * Returns 0, or -1 with buf "?" when JVMTI cannot read it. */
+int hs_jvm_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len);
 
 #endif

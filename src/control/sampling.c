@@ -4,27 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hotspot_tables.h"
 #include "live_tracker.h"
 #include "log.h"
-
-/* Copies a system property into buf ("?" when unavailable). */
-static void read_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len) {
-    char *value = NULL;
-    if ((*jvmti)->GetSystemProperty(jvmti, key, &value) == JVMTI_ERROR_NONE && value) {
-        snprintf(buf, len, "%s", value);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
-    } else {
-        snprintf(buf, len, "?");
-    }
-}
 
 static jvmtiError set_event(jvmtiEnv *jvmti, jvmtiEventMode mode) {
     return (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
 }
 
 int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
-    read_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
-    read_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
+    hs_jvm_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
+    hs_jvm_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
     if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     atomic_store(&agent->phase, HS_PHASE_RUNNING);

@@ -707,13 +707,9 @@ static void find_humongous_threshold(hs_heap_usage *hu, const hs_hotspot_tables 
  * defines itself (JVMTI does not see java.specification.version, which the class library sets:
  * it reads as absent at VMInit); 0 when unknown. */
 static int feature_version(jvmtiEnv *jvmti) {
-    char *value = NULL;
-    if ((*jvmti)->GetSystemProperty(jvmti, "java.vm.specification.version", &value) !=
-            JVMTI_ERROR_NONE ||
-        value == NULL)
-        return 0;
+    char value[32];
+    if (hs_jvm_property(jvmti, "java.vm.specification.version", value, sizeof value) != 0) return 0;
     int version = atoi(value);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
     return version > 0 ? version : 0;
 }
 

@@ -78,3 +78,14 @@ int hs_hotspot_size_flag(const hs_hotspot_tables *t, const char *name, uint64_t 
     *value = v;
     return 0;
 }
+
+int hs_jvm_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len) {
+    char *value = NULL;
+    if ((*jvmti)->GetSystemProperty(jvmti, key, &value) != JVMTI_ERROR_NONE || value == NULL) {
+        snprintf(buf, len, "?");
+        return -1;
+    }
+    snprintf(buf, len, "%s", value);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+    return 0;
+}
