@@ -47,6 +47,7 @@ typedef struct {
     int64_t keep;                /* keep=: periodic files kept; 0 = all */
     hs_peak peak;                /* peak=auto|true|false: the peak live-heap profile */
     bool oom_paths;              /* oom_paths=true|false: retention paths with the OOM profile */
+    int64_t paths_budget_ms;     /* paths_budget=: longest pause of a retention walk */
     /* rate cap (throttle.h) */
     int64_t rate;                /* rate=N/s or N/m: samples kept per period; 0 = no cap */
     int64_t rate_period_ns;      /* 1 s or 60 s */
@@ -93,5 +94,10 @@ int hs_expand_file_pattern(const char *pattern, long pid, time_t start, char *ou
 /* Parses a duration: digits followed by ms, s, m or h ("500ms", "30s", "5m", "1h").
  * Returns 0 and sets *ms (milliseconds), or -1 (no unit, junk, negative, overflow). */
 int hs_parse_duration_ms(const char *text, int64_t *ms);
+
+/* Parses a retention walk's time budget (paths_budget=, and budget= of dump,paths=N): a
+ * duration from 10ms to 60s. 0 and *ms, or -1 with why ("not a duration", "too long"). */
+#define HS_PATHS_BUDGET_ACCEPTED "a duration from 10ms to 60s: digits with ms or s (200ms, 1s, 5s)"
+int hs_parse_paths_budget(const char *text, int64_t *ms, char *why, size_t whylen);
 
 #endif

@@ -2,20 +2,18 @@
  * tracked objects of the sites with the most in-use bytes, written as a second pprof
  * profile (the `-paths` file) whose "stacks" are those chains.
  *
- * Runs only when asked (`dump,paths=N`; the OutOfMemoryError dump may call
- * hs_retention_write too). The walk is JVMTI FollowReferences from the roots, in a
- * jvmtiEnv of its own (created for the walk and disposed after it: every tag it set goes
- * with it, and the agent's own tags are untouched). It stops the world for its duration.
+ * Runs only when asked (`dump,paths=N[,budget=D]`; the OutOfMemoryError dump with
+ * oom_paths=true). The walk is JVMTI FollowReferences from the roots, in a jvmtiEnv of its
+ * own (created for the walk and disposed after it: every tag it set goes with it, and the
+ * agent's own tags are untouched). Each FollowReferences stops the world; the walk is up to
+ * three of them (retention_plan.h), each bounded by the time budget (paths_budget=, 1 s by
+ * default), and the figures (objects reached, heap visited, longest pause, whether the
+ * budget ended the walk) go into the profile's comments and back to the caller.
  *
- * Bounded memory. JVMTI does the traversal and marks what it visited; we keep one 16-byte
- * node per object we tag (its parent, the referring field and its holder class), and the
- * JVM keeps one tag-map entry per tagged object. Both stop at HS_RETENTION_NODE_BUDGET
- * objects: past it, objects are neither tagged nor followed, so a target reachable only
- * through them is reported as not reached. (JFR's path-to-gc-roots reserves its
- * breadth-first edge queue at 5 % of the maximum heap, at least 32 MB, and walks depth-first,
- * at most 4000 deep, when it fills; JVMTI gives us no choice of order, so we bound the nodes,
- * at the same 32 MB, and stop following.) The walk also ends when every target is reached,
- * or at the time budget.
+ * Bounded memory: one 20-byte node per object we tag (its parent, the referring field,
+ * its holder class, its group), and the JVM keeps one tag-map entry per tagged object. Both
+ * stop at HS_RETENTION_NODE_BUDGET objects: past it, objects are neither tagged nor
+ * followed, so a target reachable only through them is reported as not reached.
  *
  * Each sample of the paths profile: locations leaf first, the target's class, then each
  * reference from the target back to its root: "java.util.HashMap$Node.value" (field, with
@@ -30,16 +28,19 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "retention_plan.h"
 
-#define HS_RETENTION_NODE_BUDGET (1u << 21) /* 2M objects: 32 MB of nodes */
+#define HS_RETENTION_NODE_BUDGET (1u << 21) /* 2M objects: 40 MB of nodes */
 #define HS_RETENTION_PER_SITE 4             /* tracked objects whose path is sought */
-#define HS_RETENTION_MAX_SITES 64
 
 /* Walks and writes the paths profile of the `sites` sites with the most in-use bytes to
- * `path` (atomically). time_budget_ms bounds the walk. JNI thread, live tracking on.
- * 0, or -1 with one logged line. */
+ * `path` (atomically). budget_ms bounds each stop-the-world pause of the walk
+ * (HS_RETENTION_DEFAULT_BUDGET_MS unless the operator asked for more). Fills *figures
+ * (may be NULL) with what the walk reached and visited, for an answer to the operator
+ * (hs_retention_format_figures). JNI thread, live tracking on. 0, or -1 with one logged
+ * line. */
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
-                       int64_t time_budget_ms);
+                       int64_t budget_ms, hs_retention_figures *figures);
 
 /* The paths file beside a profile: "d/heap.pb.gz" -> "d/heap-paths.pb.gz", "d/x.y" ->
  * "d/x-paths.y", "d/x" -> "d/x-paths". 0, or -1 when it does not fit. */
@@ -55,6 +56,7 @@ typedef struct {
                       * (a class node < nclasses), or HS_RETENTION_NO_NODE */
     int32_t index;   /* JVMTI field index (FIELD, STATIC_FIELD) */
     uint8_t kind;    /* jvmtiHeapReferenceKind of the edge into this node; 0 = not reached */
+    uint32_t group;  /* the group it was first reached in (retention.c); classes: none */
 } hs_retention_node;
 
 /* Follows parents from node `target` to its root, writing node indexes into out (target

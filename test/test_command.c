@@ -39,7 +39,7 @@ static void expect_error(const char *text, const char *expected) {
     CU_ASSERT_EQUAL(cmd.kind, HS_CMD_HELP); /* untouched */
 }
 
-#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL]" \
+#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N[,budget=D]], start[,interval=SIZE][,log=LEVEL]" \
                  "[,rate=N/s], stop, status[,file=PATTERN], help"
 
 static void test_plain_commands(void) {
@@ -118,12 +118,34 @@ static void test_dump_paths(void) {
                                    "status" ACCEPTED);
 }
 
+/* budget=D: the walk's pause bound, only with paths=N, as paths_budget= accepts it. */
+static void test_dump_paths_budget(void) {
+    CU_ASSERT_EQUAL(parse_ok("dump,paths=3").paths_budget_ms, 0); /* paths_budget= then */
+    hs_command d = parse_ok("dump,paths=3,budget=5s");
+    CU_ASSERT_EQUAL(d.paths, 3);
+    CU_ASSERT_EQUAL(d.paths_budget_ms, 5000);
+    d = parse_ok("dump,budget=200ms,file=/tmp/z.pb.gz,paths=1");
+    CU_ASSERT_EQUAL(d.paths_budget_ms, 200);
+    CU_ASSERT_EQUAL(d.paths, 1);
+    CU_ASSERT_STRING_EQUAL(d.options.file, "/tmp/z.pb.gz");
+    expect_error("dump,budget=5s", "bad command 'dump,budget=5s': budget= bounds the retention "
+                                   "walk: it needs paths=N" ACCEPTED);
+    expect_error("dump,paths=2,budget=5", "bad command 'dump,paths=2,budget=5': budget=5: not a "
+                                          "duration; accepted: " HS_PATHS_BUDGET_ACCEPTED ACCEPTED);
+    expect_error("dump,paths=2,budget=2m", "bad command 'dump,paths=2,budget=2m': budget=2m: too "
+                                           "long; accepted: " HS_PATHS_BUDGET_ACCEPTED ACCEPTED);
+    expect_error("dump,paths=2,budget=5ms", "bad command 'dump,paths=2,budget=5ms': budget=5ms: "
+                                            "too short; accepted: " HS_PATHS_BUDGET_ACCEPTED ACCEPTED);
+    expect_error("status,budget=1s", "bad command 'status,budget=1s': 'budget' cannot be given to "
+                                     "status" ACCEPTED);
+}
+
 static void test_help_text(void) {
     char text[2048];
     size_t need = hs_command_help(text, sizeof text);
     CU_ASSERT_TRUE(need < sizeof text);
     CU_ASSERT_EQUAL(strlen(text), need);
-    const char *usages[] = {"dump[,file=PATTERN][,paths=N]", "start[,interval=SIZE][,log=LEVEL]", "stop",
+    const char *usages[] = {"dump[,file=PATTERN][,paths=N[,budget=D]]", "start[,interval=SIZE][,log=LEVEL]", "stop",
                             "status[,file=PATTERN]", "help"};
     for (size_t i = 0; i < sizeof usages / sizeof usages[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, usages[i]));
@@ -173,6 +195,7 @@ void register_tests(void) {
     CU_add_test(suite, "errors name the command, the reason and what is accepted", test_errors);
     CU_add_test(suite, "help lists every command", test_help_text);
     CU_add_test(suite, "dump paths=N", test_dump_paths);
+    CU_add_test(suite, "dump paths=N budget=D", test_dump_paths_budget);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

@@ -11,14 +11,15 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak, oom_paths, rate, names, threads"
+    "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, names, threads"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,names=stable,threads=false"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,names=stable," \
+    "threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -585,7 +586,7 @@ static void test_format_shows_help_flag_without_value(void) {
     CU_ASSERT_STRING_EQUAL(text, "interval=1073741824,file=heapsampler-%p.pb.gz,log=warn,help,depth=1024,"
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
-                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,rate=1000/s,"
+                                 "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
                                  "names=stable,threads=false");
 }
 
@@ -641,6 +642,11 @@ static void test_dump_options(void) {
     CU_ASSERT_EQUAL(parse_ok("dump_period=100ms").dump_period_ms, 100);
     CU_ASSERT_EQUAL(parse_ok("dump_period=720h").dump_period_ms, INT64_C(720) * 3600 * 1000);
     CU_ASSERT_EQUAL(parse_ok("dump_period=off").dump_period_ms, 0);
+    CU_ASSERT_EQUAL(opts.paths_budget_ms, 1000); /* the default: at most 1 s a pause */
+    CU_ASSERT_EQUAL(parse_ok("paths_budget=200ms").paths_budget_ms, 200);
+    CU_ASSERT_EQUAL(parse_ok("paths_budget=5s").paths_budget_ms, 5000);
+    CU_ASSERT_EQUAL(parse_ok("paths_budget=10ms").paths_budget_ms, 10);
+    CU_ASSERT_EQUAL(parse_ok("paths_budget=60s").paths_budget_ms, 60000);
     CU_ASSERT_EQUAL(parse_ok("dump_period=0").dump_period_ms, 0);
     CU_ASSERT_EQUAL(parse_ok("keep=1000000").keep, 1000000);
     CU_ASSERT_FALSE(hs_options_peak_enabled(&(hs_options){.live = false, .peak = HS_PEAK_AUTO}));
@@ -656,6 +662,12 @@ static void test_reject_dump_options(void) {
                      PERIOD_ACCEPTED);
     expect_rejection("dump_period=721h", "bad option 'dump_period=721h': too long; accepted: "
                      PERIOD_ACCEPTED);
+    expect_rejection("paths_budget=1", "bad option 'paths_budget=1': not a duration; accepted: "
+                     HS_PATHS_BUDGET_ACCEPTED);
+    expect_rejection("paths_budget=9ms", "bad option 'paths_budget=9ms': too short; accepted: "
+                     HS_PATHS_BUDGET_ACCEPTED);
+    expect_rejection("paths_budget=61s", "bad option 'paths_budget=61s': too long; accepted: "
+                     HS_PATHS_BUDGET_ACCEPTED);
     expect_rejection("keep=-1", "bad option 'keep=-1': negative; accepted: a whole number from 0 "
                      "to 1000000 (0 keeps all)");
     expect_rejection("keep=1000001", "bad option 'keep=1000001': too large; accepted: a whole "

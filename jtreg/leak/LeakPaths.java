@@ -1,5 +1,6 @@
 /*
- * LeakPaths: a known holder chain, static map -> list -> node -> byte[], then a dump with
+ * LeakPaths: a known holder chain, static map -> list -> node -> byte[] (the map also in a
+ * local variable of main), then a dump with
  * retention paths through the attach mechanism jcmd uses (needs
  * -Djdk.attach.allowAttachSelf=true and the agent loaded at startup).
  *
@@ -29,17 +30,18 @@ public class LeakPaths {
         fill();
         System.gc(); // the payloads are in use from now on (allocated before the last GC)
         Thread.sleep(100);
+        Map<String, List<Node>> local = HOLDER; // a stack local reaches the chain too
         VirtualMachine vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
         try {
             vm.loadAgentPath(args[0], "dump,paths=1,file=" + args[1]);
-            System.out.println("OK paths");
+            System.out.println("OK paths (" + local.size() + " list)");
         } catch (Exception e) {
             System.out.println("REFUSED paths: " + e);
         }
         vm.detach();
     }
 
-    // No local of main refers to the chain: its only root is the class's static field.
+    // During the dump main holds the map in a local too: the path to show is the static field.
     static void fill() {
         List<Node> list = new ArrayList<>();
         HOLDER.put("cache", list);

@@ -3,7 +3,8 @@
  * @summary Retention paths on demand: `dump,paths=1` writes a second profile (-paths suffix)
  *          whose stack for the largest in-use site (byte[] payloads) is the known holder
  *          chain, root first: static map -> table -> entry -> list -> array -> node ->
- *          byte[]; its comments give the walk's time and the objects visited
+ *          byte[], through the static field although a stack local holds the map too; its
+ *          comments say what the walk reached and visited, and its pauses
  * @library /lib
  * @build LeakPaths
  * @run driver PathsTest
@@ -41,11 +42,18 @@ public class PathsTest {
                 r.fail("path does not end with the holder chain " + CHAIN + ": " + rootFirst);
             }
             if (!rootFirst.get(0).startsWith("[")) r.fail("the path does not start at a root: " + rootFirst);
+            if (rootFirst.get(0).equals("[stack local]") || rootFirst.get(0).equals("[JNI local]")) {
+                r.fail("the path starts at a local, not through the static field: " + rootFirst);
+            }
         }
         String walk = paths.comments.stream().filter(c -> c.startsWith("walk: ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no walk comment: " + paths.comments));
         System.out.println(walk);
-        if (!walk.matches("walk: [0-9.]+ ms .* [0-9]+ objects visited and followed, .* [0-9]+ of [0-9]+ objects reached.*")) r.fail("walk comment: " + walk);
+        if (!walk.matches("walk: reached 4 of 4 objects \\(1 of 1 sites\\); visited [0-9.]+ M of ~[0-9.]+ M objects, "
+                + "[0-9]+ MB of [0-9]+ MB used \\([0-9.]+ %\\); [0-9]+ walks?, longest pause [0-9]+ ms.*; "
+                + "every object sought was reached")) {
+            r.fail("walk comment: " + walk);
+        }
         // The site holds NODES payloads: its in-use estimate, spread over its paths, is near that.
         long total = paths.total("inuse_space");
         long truth = (long) LeakPaths.NODES * (LeakPaths.PAYLOAD + 16);

@@ -21,9 +21,11 @@ typedef struct {
 } command_row;
 
 static const command_row command_table[] = {
-    {"dump", HS_CMD_DUMP, {"file", "paths", NULL}, "dump[,file=PATTERN][,paths=N]",
+    {"dump", HS_CMD_DUMP, {"file", "paths", "budget", NULL},
+     "dump[,file=PATTERN][,paths=N[,budget=D]]",
      "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
-     "writes the reference chains from GC roots to the N largest in-use sites (-paths file)"},
+     "writes the reference chains from GC roots to the N largest in-use sites (-paths file), "
+     "each pause of that walk within budget= (10ms-60s; default paths_budget=, 1s)"},
     {"start", HS_CMD_START, {"interval", "log", "rate", NULL},
      "start[,interval=SIZE][,log=LEVEL][,rate=N/s]",
      "turn sampling on again after stop, optionally at another interval or rate cap"},
@@ -35,7 +37,7 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, "
+    "dump[,file=PATTERN][,paths=N[,budget=D]], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, "
     "status[,file=PATTERN], help";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
@@ -86,28 +88,52 @@ static int check_keys(const command_row *row, const char *items, char *why, size
     return 0;
 }
 
-/* Takes the command-only item paths=N out of items (into rest, the items for the option
- * table) and parses it. 0, or -1 with why. */
-static int take_paths(const char *items, char *rest, size_t restlen, unsigned *paths, char *why,
+/* paths=N: 0, or -1 with why. */
+static int parse_paths(const char *value, size_t len, unsigned *paths, char *why, size_t whylen) {
+    char *end = NULL;
+    unsigned long n = strtoul(value, &end, 10);
+    if (value[0] >= '0' && value[0] <= '9' && end == value + len && n >= 1 &&
+        n <= HS_COMMAND_MAX_PATHS) {
+        *paths = (unsigned)n;
+        return 0;
+    }
+    snprintf(why, whylen, "paths=%.*s: not a number of sites from 1 to %d",
+             (int)(len > 32 ? 32 : len), value, HS_COMMAND_MAX_PATHS);
+    return -1;
+}
+
+/* budget=D (with paths=N): 0, or -1 with why. */
+static int parse_budget(const char *value, size_t len, int64_t *ms, char *why, size_t whylen) {
+    char text[40], problem[64];
+    snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), value);
+    if (len < sizeof text && hs_parse_paths_budget(text, ms, problem, sizeof problem) == 0) return 0;
+    snprintf(why, whylen, "budget=%.32s: %s; accepted: %s", text,
+             len < sizeof text ? problem : "too long", HS_PATHS_BUDGET_ACCEPTED);
+    return -1;
+}
+
+/* Takes the command-only items paths=N and budget=D out of items (into rest, the items
+ * for the option table) and parses them. 0, or -1 with why. */
+static int take_paths(const char *items, char *rest, size_t restlen, hs_command *cmd, char *why,
                       size_t whylen) {
     size_t used = 0;
     rest[0] = '\0';
     for (const char *p = items; *p;) {
         size_t item_len = strcspn(p, ",");
-        if (item_len > 6 && memcmp(p, "paths=", 6) == 0) {
-            char *end = NULL;
-            unsigned long n = strtoul(p + 6, &end, 10);
-            if (p[6] < '0' || p[6] > '9' || end != p + item_len || n < 1 || n > HS_COMMAND_MAX_PATHS) {
-                snprintf(why, whylen, "paths=%.*s: not a number of sites from 1 to %d",
-                         (int)(item_len - 6 > 32 ? 32 : item_len - 6), p + 6, HS_COMMAND_MAX_PATHS);
-                return -1;
-            }
-            *paths = (unsigned)n;
-        } else if (used + item_len + 2 <= restlen) {
+        int rc = 0;
+        if (item_len >= 6 && memcmp(p, "paths=", 6) == 0)
+            rc = parse_paths(p + 6, item_len - 6, &cmd->paths, why, whylen);
+        else if (item_len >= 7 && memcmp(p, "budget=", 7) == 0)
+            rc = parse_budget(p + 7, item_len - 7, &cmd->paths_budget_ms, why, whylen);
+        else if (used + item_len + 2 <= restlen)
             used += (size_t)snprintf(rest + used, restlen - used, "%s%.*s", used ? "," : "",
                                      (int)item_len, p);
-        }
+        if (rc != 0) return -1;
         p += item_len + (p[item_len] == ',');
+    }
+    if (cmd->paths_budget_ms && !cmd->paths) {
+        snprintf(why, whylen, "budget= bounds the retention walk: it needs paths=N");
+        return -1;
     }
     return 0;
 }
@@ -130,7 +156,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.options.help = false;
     char rest[HS_PATH_MAX + 256];
     if (strlen(items) >= sizeof rest) return fail(err, errlen, text, "too long");
-    if (take_paths(items, rest, sizeof rest, &parsed.paths, why, sizeof why) != 0)
+    if (take_paths(items, rest, sizeof rest, &parsed, why, sizeof why) != 0)
         return fail(err, errlen, text, why);
     if (*rest && hs_options_parse(rest, &parsed.options, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s", why); /* the option table's own message names the item */

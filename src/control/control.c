@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,20 +123,30 @@ static jint run_status(hs_agent *agent, const hs_command *cmd) {
     return JNI_OK;
 }
 
-/* How long `dump,paths=` may stop the world for its walk. */
-#define PATHS_TIME_BUDGET_MS 10000
-
-/* The retention paths beside the dump just written (retention.h). */
-static jint run_paths(hs_agent *agent, JNIEnv *jni, const char *dump_path, unsigned sites) {
+/* The retention paths beside the dump just written (retention.h), and the answer: where,
+ * what the walk reached, how much of the heap it visited, whether the budget ended it. */
+static jint run_paths(hs_agent *agent, JNIEnv *jni, const char *dump_path, const hs_command *cmd) {
     char path[HS_PATH_MAX];
     if (hs_retention_path(dump_path, path, sizeof path) != 0) {
         hs_error("paths: '%s-paths' is too long a path", dump_path);
         return JNI_ERR;
     }
-    if (hs_retention_write(agent, jni, path, sites, PATHS_TIME_BUDGET_MS) != 0) return JNI_ERR;
-    char answer[HS_PATH_MAX + 32];
-    snprintf(answer, sizeof answer, "paths written to %s", path);
+    int64_t budget_ms = cmd->paths_budget_ms ? cmd->paths_budget_ms : agent->opts.paths_budget_ms;
+    hs_retention_figures *fig = calloc(1, sizeof *fig);
+    if (!fig || hs_retention_write(agent, jni, path, cmd->paths, budget_ms, fig) != 0) {
+        free(fig);
+        return JNI_ERR;
+    }
+    char answer[HS_PATH_MAX + 1024];
+    size_t n = (size_t)snprintf(answer, sizeof answer, "paths written to %s\npaths: ", path);
+    if (n < sizeof answer) hs_retention_format_figures(fig, answer + n, sizeof answer - n);
     print_answer(answer);
+    for (uint32_t i = 0; i < fig->nsites; i++) {
+        char site[256] = "paths: ";
+        hs_retention_format_site(fig, i, site + 7, sizeof site - 7);
+        print_answer(site);
+    }
+    free(fig);
     return JNI_OK;
 }
 
@@ -147,7 +158,7 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char answer[HS_PATH_MAX + 32];
     snprintf(answer, sizeof answer, "dump written to %s", path);
     print_answer(answer);
-    return cmd->paths ? run_paths(agent, jni, path, cmd->paths) : JNI_OK;
+    return cmd->paths ? run_paths(agent, jni, path, cmd) : JNI_OK;
 }
 
 /* `start` without interval= keeps the interval sampling last ran at. */

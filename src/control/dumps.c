@@ -294,10 +294,9 @@ static void JNICALL periodic_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
 
 /* --- OutOfMemoryError ------------------------------------------------------------------------ */
 
-/* Sites whose retention paths the OOM dump seeks (oom_paths=true), and the walk's budget:
- * the JVM is about to throw, possibly to exit, so the walk is kept short. */
+/* Sites whose retention paths the OOM dump seeks (oom_paths=true); each pause of the walk
+ * stays within paths_budget= (the JVM is about to throw, possibly to exit). */
 #define OOM_PATH_SITES 5
-#define OOM_PATH_BUDGET_MS 10000
 
 static void write_oom_paths(hs_agent *agent, JNIEnv *jni, const char *profile_path) {
     char path[HS_PATH_MAX];
@@ -305,7 +304,8 @@ static void write_oom_paths(hs_agent *agent, JNIEnv *jni, const char *profile_pa
         hs_error("cannot name the retention paths file beside '%s'", profile_path);
         return;
     }
-    if (hs_retention_write(agent, jni, path, OOM_PATH_SITES, OOM_PATH_BUDGET_MS) == 0)
+    if (hs_retention_write(agent, jni, path, OOM_PATH_SITES, agent->opts.paths_budget_ms,
+                           NULL) == 0)
         hs_warn("OutOfMemoryError: wrote %s", path);
 }
 

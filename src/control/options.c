@@ -458,12 +458,16 @@ static int parse_dump_period(const char *value, hs_options *opts, char *why, siz
     return 0;
 }
 
-static const char *show_dump_period(const hs_options *opts, char *scratch, size_t len) {
-    if (opts->dump_period_ms == 0) return "off";
-    int64_t ms = opts->dump_period_ms;
+/* A duration as hs_parse_duration_ms reads it back: "1500ms", "30s". */
+static const char *show_duration(int64_t ms, char *scratch, size_t len) {
     if (ms % 1000 != 0) snprintf(scratch, len, "%lldms", (long long)ms);
     else snprintf(scratch, len, "%llds", (long long)(ms / 1000));
     return scratch;
+}
+
+static const char *show_dump_period(const hs_options *opts, char *scratch, size_t len) {
+    if (opts->dump_period_ms == 0) return "off";
+    return show_duration(opts->dump_period_ms, scratch, len);
 }
 
 static int parse_keep(const char *value, hs_options *opts, char *why, size_t whylen) {
@@ -489,6 +493,32 @@ static const char *show_peak(const hs_options *opts, char *scratch, size_t len) 
 }
 
 BOOL_OPTION(oom_paths)
+
+/* paths_budget= (retention.h): the longest stop-the-world pause of a retention walk. */
+#define PATHS_BUDGET_MIN_MS INT64_C(10)
+#define PATHS_BUDGET_MAX_MS INT64_C(60000)
+
+int hs_parse_paths_budget(const char *text, int64_t *ms, char *why, size_t whylen) {
+    int64_t value;
+    if (hs_parse_duration_ms(text, &value) != 0) {
+        snprintf(why, whylen, "not a duration");
+        return -1;
+    }
+    if (value < PATHS_BUDGET_MIN_MS || value > PATHS_BUDGET_MAX_MS) {
+        snprintf(why, whylen, value < PATHS_BUDGET_MIN_MS ? "too short" : "too long");
+        return -1;
+    }
+    *ms = value;
+    return 0;
+}
+
+static int parse_paths_budget(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return hs_parse_paths_budget(value, &opts->paths_budget_ms, why, whylen);
+}
+
+static const char *show_paths_budget(const hs_options *opts, char *scratch, size_t len) {
+    return show_duration(opts->paths_budget_ms, scratch, len);
+}
 
 bool hs_options_peak_enabled(const hs_options *opts) {
     return opts->live && opts->peak != HS_PEAK_FALSE;
@@ -618,8 +648,12 @@ static const option_row option_table[] = {
      parse_peak, show_peak},
     {"oom_paths", "false", "true, false (true needs live=true)",
      "with the OOM profile, also write the reference chains that keep its largest in-use "
-     "sites alive (file name with -paths; a heap walk of at most 10 s)",
+     "sites alive (file name with -paths; a heap walk, each pause within paths_budget=)",
      parse_oom_paths, show_oom_paths},
+    {"paths_budget", "1s", HS_PATHS_BUDGET_ACCEPTED,
+     "longest pause (stop-the-world) of a retention walk: oom_paths=true, and dump,paths=N "
+     "unless it gives budget=",
+     parse_paths_budget, show_paths_budget},
     /* rate cap (throttle.h) */
     {"rate", "1000/s", "0 (no cap), or N/s or N/m with N from 1 to 1000000",
      "most samples kept per second (or minute); the kept ones are weighted, so estimates "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jvm_names.h"
 #include "live_tracker.h"
@@ -62,6 +63,7 @@ typedef struct {
     uint32_t first_target;
     int tag_failed;
     uint64_t heap_used;
+    double heap_objects; /* in use, every site: the live profile's estimate */
 } plan;
 
 /* The n buckets with the most in-use bytes (largest first). */
@@ -74,6 +76,7 @@ static int choose_sites(plan *p, uint32_t n) {
             continue;
         site s = {.bucket = b, .objects = view.live_weight[b] * scale};
         s.bytes = s.objects * size;
+        p->heap_objects += s.objects;
         uint32_t i = p->nsites < n ? p->nsites++ : n;
         for (; i > 0 && p->sites[i - 1].bytes < s.bytes; i--)
             if (i < n) p->sites[i] = p->sites[i - 1];
@@ -105,6 +108,16 @@ static void tag_target(uint32_t bucket, jweak ref, void *ctx) {
 
 /* --- the walk ---------------------------------------------------------------------------- */
 
+#define NO_GROUP UINT32_MAX
+/* References a group may cost in the first pass: 10 to 70 ms of callbacks. */
+#define GROUP_QUOTA (UINT64_C(1) << 16)
+#define CHECK_EVERY 1024 /* callbacks between two clock reads */
+
+typedef struct {
+    uint64_t work; /* references its followed objects will report (arrays: their length) */
+    uint8_t cut;   /* the first pass's quota stopped it */
+} group;
+
 typedef struct {
     hs_retention_node *nodes;
     uint32_t nnodes, cap;
@@ -112,30 +125,57 @@ typedef struct {
     uint8_t *leaf_class;   /* per class: primitive arrays, which refer to nothing */
     uint32_t first_target; /* then the targets, pre-tagged */
     uint32_t ntargets, reached;
-    uint64_t references;   /* callbacks */
-    uint64_t leaf_references; /* references to primitive arrays (not tagged) */
-    int64_t deadline;
-    int timed_out, budget_hit, failed;
+    group *groups;
+    uint32_t ngroups, gcap;
+    /* the pass under way */
+    hs_retention_pass pass;
+    uint32_t pass_first_node; /* nodes from here on were made in this pass */
+    int64_t deadline, last_clock, first_callback;
+    uint64_t references;           /* callbacks, all passes */
+    uint64_t objects, bytes;       /* reached first in this pass, primitive arrays too */
+    bool time_ended, groups_cut, node_limit, failed;
 } walk;
 
 static uint32_t node_of(jlong tag) { return tag > 0 ? (uint32_t)(tag - 1) : HS_RETENTION_NO_NODE; }
 
+static bool is_target(const walk *w, uint32_t node) {
+    return node >= w->first_target && node < w->first_target + w->ntargets;
+}
+
 static uint32_t new_node(walk *w) {
     if (w->nnodes >= HS_RETENTION_NODE_BUDGET) {
-        w->budget_hit = 1;
+        w->node_limit = true;
         return HS_RETENTION_NO_NODE;
     }
     if (w->nnodes == w->cap) {
         uint32_t cap = w->cap * 2 < HS_RETENTION_NODE_BUDGET ? w->cap * 2 : HS_RETENTION_NODE_BUDGET;
         hs_retention_node *grown = realloc(w->nodes, (size_t)cap * sizeof *grown);
         if (!grown) {
-            w->failed = 1;
+            w->failed = true;
             return HS_RETENTION_NO_NODE;
         }
         w->nodes = grown;
         w->cap = cap;
     }
     return w->nnodes++;
+}
+
+/* The group of an object first reached from `parent`: its parent's, or a new one below a
+ * root or a class (one group per static field's object). NO_GROUP when out of memory. */
+static uint32_t group_below(walk *w, uint32_t parent) {
+    if (parent != HS_RETENTION_NO_NODE && parent >= w->nclasses) return w->nodes[parent].group;
+    if (w->ngroups == w->gcap) {
+        uint32_t cap = w->gcap ? w->gcap * 2 : 1024;
+        group *grown = realloc(w->groups, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            w->failed = true;
+            return NO_GROUP;
+        }
+        w->groups = grown;
+        w->gcap = cap;
+    }
+    w->groups[w->ngroups] = (group){0, 0};
+    return w->ngroups++;
 }
 
 static void set_edge(walk *w, uint32_t node, jvmtiHeapReferenceKind kind,
@@ -154,40 +194,88 @@ static void set_edge(walk *w, uint32_t node, jvmtiHeapReferenceKind kind,
     n->holder = holder < w->nclasses ? holder : HS_RETENTION_NO_NODE;
 }
 
+/* Every CHECK_EVERY callbacks: past the pass's deadline? */
+static bool out_of_time(walk *w) {
+    if ((++w->references & (CHECK_EVERY - 1)) != 0) return false;
+    w->last_clock = hs_monotonic_nanos();
+    return w->last_clock > w->deadline;
+}
+
+/* Whether group g may follow one more object that will report `work` references: always,
+ * but in the first pass, where past the quota the group is cut (the JVM reports every
+ * element of an array it visits, so the quota must stop an array before it is followed). */
+static bool within_quota(walk *w, uint32_t g, uint64_t work) {
+    if (w->pass == HS_PASS_HELD_SHARED && w->groups[g].work + work > GROUP_QUOTA) {
+        w->groups[g].cut = 1;
+        w->groups_cut = true;
+        return false;
+    }
+    w->groups[g].work += work;
+    return true;
+}
+
+/* A reference into an object that already has a node: a class or a target met for the
+ * first time gets its edge; one seen before is followed again only where an earlier pass
+ * may have left something below it unvisited. */
+static jint known_object(walk *w, uint32_t node, jvmtiHeapReferenceKind kind,
+                         const jvmtiHeapReferenceInfo *info, jlong class_tag,
+                         jlong referrer_class_tag, uint32_t parent, uint64_t work) {
+    if (node >= w->nnodes) return 0;
+    hs_retention_node *n = &w->nodes[node];
+    if (n->kind == 0) {
+        set_edge(w, node, kind, info, class_tag, referrer_class_tag, parent);
+        if (!is_target(w, node)) return JVMTI_VISIT_OBJECTS; /* a class */
+        n->group = group_below(w, parent);
+        if (n->group == NO_GROUP) return JVMTI_VISIT_ABORT;
+        if (++w->reached == w->ntargets) return JVMTI_VISIT_ABORT; /* every target has its path */
+        return within_quota(w, n->group, work) ? JVMTI_VISIT_OBJECTS : 0;
+    }
+    /* The last pass comes after held passes that visited everything below what they
+     * reached; the others follow it again (the JVM visits each object once a pass): a
+     * group that is complete may still lead to a class, and the class to a cut group. */
+    return w->pass == HS_PASS_TRANSIENT && node < w->pass_first_node ? 0 : JVMTI_VISIT_OBJECTS;
+}
+
 /* Called by FollowReferences for every reference, roots first; no JNI or JVMTI here. */
 static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceInfo *info,
                                  jlong class_tag, jlong referrer_class_tag, jlong size,
                                  jlong *tag_ptr, jlong *referrer_tag_ptr, jint length,
                                  void *user_data) {
-    (void)size, (void)length;
     walk *w = user_data;
-    if ((++w->references & 4095) == 0 && hs_monotonic_nanos() > w->deadline) {
-        w->timed_out = 1;
+    if (w->first_callback == 0) w->first_callback = hs_monotonic_nanos();
+    if (out_of_time(w)) {
+        w->time_ended = true;
         return JVMTI_VISIT_ABORT;
     }
     uint32_t parent = HS_RETENTION_NO_NODE;
     if (referrer_tag_ptr) { /* not a root: the referrer must be one of ours */
         parent = node_of(*referrer_tag_ptr);
         if (parent == HS_RETENTION_NO_NODE) return 0; /* past the budget: not followed */
+    } else if (w->pass != HS_PASS_TRANSIENT && hs_retention_root_transient(kind)) {
+        return 0; /* a stack or JNI local: the last pass's */
     }
+    /* Following an object costs a callback per reference it holds: an array's length, a
+     * few for an instance. */
+    uint64_t work = 1 + (length > 0 ? (uint64_t)length : 0);
     uint32_t node = node_of(*tag_ptr);
-    if (node != HS_RETENTION_NO_NODE) { /* a class or a target, or seen before */
-        if (node < w->nnodes && w->nodes[node].kind == 0) {
-            set_edge(w, node, kind, info, class_tag, referrer_class_tag, parent);
-            if (node >= w->first_target && node < w->first_target + w->ntargets &&
-                ++w->reached == w->ntargets)
-                return JVMTI_VISIT_ABORT; /* every target has its path */
-        }
-        return JVMTI_VISIT_OBJECTS;
-    }
+    if (node != HS_RETENTION_NO_NODE)
+        return known_object(w, node, kind, info, class_tag, referrer_class_tag, parent, work);
+    bool new_referrer = parent == HS_RETENTION_NO_NODE || parent >= w->pass_first_node;
     uint32_t cls = node_of(class_tag);
     if (cls < w->nclasses && w->leaf_class[cls]) { /* a primitive array: a dead end */
-        w->leaf_references++;
+        w->objects += new_referrer;
+        w->bytes += new_referrer ? (uint64_t)size : 0;
         return 0;
     }
+    uint32_t g = group_below(w, parent);
+    if (g == NO_GROUP) return JVMTI_VISIT_ABORT;
+    if (!within_quota(w, g, work)) return 0;
     node = new_node(w);
     if (node == HS_RETENTION_NO_NODE) return w->failed ? JVMTI_VISIT_ABORT : 0;
     set_edge(w, node, kind, info, class_tag, referrer_class_tag, parent);
+    w->nodes[node].group = g;
+    w->objects++;
+    w->bytes += (uint64_t)size;
     *tag_ptr = (jlong)node + 1;
     return JVMTI_VISIT_OBJECTS;
 }
@@ -255,8 +343,44 @@ static jclass *classes_by_node(jvmtiEnv *env, JNIEnv *jni, jint nclasses, jclass
     return by_node;
 }
 
-/* Tags the targets, then follows references from the roots. 0 or -1. */
-static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms) {
+/* One pass: FollowReferences from every root under the pass's rules, its pause timed.
+ * Returns the pause in ns, or -1 when FollowReferences failed. */
+static int64_t run_pass(jvmtiEnv *env, walk *w, hs_retention_pass pass, int64_t window_ns,
+                        int64_t *tail_ns) {
+    w->pass = pass;
+    w->pass_first_node = w->nnodes;
+    w->objects = w->bytes = 0;
+    w->time_ended = w->groups_cut = false;
+    jvmtiHeapCallbacks callbacks;
+    memset(&callbacks, 0, sizeof callbacks);
+    callbacks.heap_reference_callback = on_reference;
+    int64_t start = hs_monotonic_nanos();
+    w->last_clock = start;
+    w->first_callback = 0;
+    uint64_t references = w->references;
+    w->deadline = start + window_ns;
+    jvmtiError err = (*env)->FollowReferences(env, 0, NULL, NULL, &callbacks, w);
+    int64_t end = hs_monotonic_nanos();
+    *tail_ns = end - w->last_clock;
+    hs_debug("paths: pass %d: %.1f ms to the first callback, %llu callbacks, %.1f ms after the "
+             "last clock read", (int)pass, w->first_callback ? (double)(w->first_callback - start) / 1e6 : -1.0,
+             (unsigned long long)(w->references - references), (double)*tail_ns / 1e6);
+    if (err == JVMTI_ERROR_NONE) return end - start;
+    hs_warn("paths: FollowReferences failed (JVMTI error %d)", err);
+    return -1;
+}
+
+/* Lets the application run between two pauses, as long as the last one lasted. */
+static void pause_between(int64_t last_pause_ns) {
+    int64_t ns = last_pause_ns > 100000000 ? last_pause_ns : 100000000;
+    struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    nanosleep(&ts, NULL);
+}
+
+/* Tags the targets, then runs the passes (retention_plan.h) until every target is reached,
+ * the budget ends one, or none is left. 0 or -1. */
+static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms,
+                    hs_retention_figures *fig) {
     p->env = env;
     p->first_target = w->nclasses;
     if (hs_live_each_object(p->agent, tag_target, p) != 0 || p->tag_failed) return -1;
@@ -266,15 +390,42 @@ static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms) {
     w->nodes = calloc(w->cap, sizeof *w->nodes);
     if (!w->nodes) return -1;
     w->nnodes = w->nclasses + w->ntargets;
-    for (uint32_t i = 0; i < w->nnodes; i++) w->nodes[i].parent = HS_RETENTION_NO_NODE;
+    for (uint32_t i = 0; i < w->nnodes; i++) {
+        w->nodes[i].parent = HS_RETENTION_NO_NODE;
+        w->nodes[i].group = NO_GROUP;
+    }
+    fig->end = HS_WALK_ALL_REACHED;
     if (w->ntargets == 0) return 0; /* nothing to look for: no walk */
-    jvmtiHeapCallbacks callbacks;
-    memset(&callbacks, 0, sizeof callbacks);
-    callbacks.heap_reference_callback = on_reference;
-    w->deadline = hs_monotonic_nanos() + budget_ms * 1000000;
-    jvmtiError err = (*env)->FollowReferences(env, 0, NULL, NULL, &callbacks, w);
-    if (err != JVMTI_ERROR_NONE) hs_warn("paths: FollowReferences failed (JVMTI error %d)", err);
-    return err == JVMTI_ERROR_NONE && !w->failed ? 0 : -1;
+    bool header_marks = hs_retention_header_marks(p->agent->java_version);
+    bool too_slow = false;
+    int64_t tail = -1;
+    hs_retention_pass pass = HS_PASS_HELD_SHARED;
+    while (pass != HS_PASS_DONE) {
+        fig->reserve_ns = hs_retention_reserve_ns(p->heap_objects, header_marks, tail);
+        int64_t window = hs_retention_walk_window(budget_ms * 1000000, fig->reserve_ns);
+        if (window == 0) {
+            too_slow = true;
+            break;
+        }
+        if (fig->walks > 0) pause_between(fig->longest_pause_ns);
+        int64_t pause = run_pass(env, w, pass, window, &tail);
+        if (pause < 0 || w->failed) return -1;
+        hs_retention_figures_add_pass(fig, pause, w->objects, w->bytes);
+        hs_debug("paths: pass %d: pause %.1f ms (reserve %.1f ms, tail %.1f ms), %llu objects, "
+                 "%u of %u reached%s%s", (int)pass, (double)pause / 1e6,
+                 (double)fig->reserve_ns / 1e6, (double)tail / 1e6,
+                 (unsigned long long)w->objects, w->reached, w->ntargets,
+                 w->time_ended ? ", time ended" : "", w->groups_cut ? ", groups cut" : "");
+        hs_retention_pass_result done = {pass, w->time_ended, w->groups_cut,
+                                         w->ntargets - w->reached};
+        pass = hs_retention_next_pass(&done);
+    }
+    fig->end = w->reached == w->ntargets ? HS_WALK_ALL_REACHED
+               : too_slow                ? HS_WALK_TOO_SLOW
+               : w->time_ended           ? HS_WALK_BUDGET
+               : w->node_limit           ? HS_WALK_NODE_LIMIT
+                                         : HS_WALK_COMPLETE;
+    return 0;
 }
 
 /* --- names ------------------------------------------------------------------------------- */
@@ -450,42 +601,73 @@ static void add_target(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, c
 }
 
 static void add_samples(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
-                        plan *p) {
-    for (uint32_t j = 0; j < p->ntargets; j++)
-        p->sites[p->target_site[j]].reached += w->nodes[w->first_target + j].kind != 0;
+                        const plan *p, const hs_retention_figures *fig) {
     for (uint32_t j = 0; j < p->ntargets; j++) {
         const site *s = &p->sites[p->target_site[j]];
-        hs_bucket_snapshot b;
-        const char *leaf = hs_sample_table_get(p->agent->samples, s->bucket, &b) == 0
-                               ? hs_symbols_class_name(p->agent->symbols, b.key.class_id) : NULL;
         if (w->nodes[w->first_target + j].kind != 0)
-            add_target(f, env, jni, classes, w, s, leaf ? leaf : "[unknown]", w->first_target + j);
+            add_target(f, env, jni, classes, w, s, fig->site[p->target_site[j]].name,
+                       w->first_target + j);
     }
 }
 
-static void add_comments(hs_profile *prof, const walk *w, const plan *p, int64_t nanos) {
-    double seconds = (double)nanos / 1e9;
+/* True when the chain of a reached target starts at a stack or JNI local. */
+static bool reached_through_transient(const walk *w, uint32_t node) {
+    static uint32_t chain[MAX_CHAIN];
+    uint32_t n = hs_retention_chain(w->nodes, w->nnodes, node, chain, MAX_CHAIN);
+    return n > 0 && hs_retention_root_transient(w->nodes[chain[n - 1]].kind);
+}
+
+/* The per-site and overall "reached" figures, once the walk is over. */
+static void fill_figures(hs_retention_figures *fig, walk *w, plan *p, int64_t budget_ms) {
+    for (uint32_t j = 0; j < p->ntargets; j++) {
+        uint32_t node = w->first_target + j;
+        if (w->nodes[node].kind == 0) continue;
+        p->sites[p->target_site[j]].reached++;
+        fig->reached_transient += reached_through_transient(w, node);
+    }
+    fig->nsites = p->nsites;
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        const site *s = &p->sites[i];
+        hs_retention_site_figures *sf = &fig->site[i];
+        hs_bucket_snapshot b;
+        const char *name = hs_sample_table_get(p->agent->samples, s->bucket, &b) == 0
+                               ? hs_symbols_class_name(p->agent->symbols, b.key.class_id) : NULL;
+        snprintf(sf->name, sizeof sf->name, "%s", name ? name : "[unknown]");
+        sf->targets = s->ntargets;
+        sf->reached = s->reached;
+        sf->bytes = s->bytes;
+    }
+    fig->targets = w->ntargets;
+    fig->reached = w->reached;
+    fig->heap_used = p->heap_used;
+    fig->heap_objects = p->heap_objects;
+    fig->budget_ms = budget_ms;
+}
+
+static void add_comments(hs_profile *prof, const walk *w, const plan *p,
+                         const hs_retention_figures *fig) {
+    char line[1024];
     hs_profile_add_comment(prof, "heapsampler %s: retention paths (root first) to %u tracked "
                                  "objects of the %u sites with the most in-use bytes",
                            HEAPSAMPLER_VERSION, w->ntargets, p->nsites);
+    hs_retention_format_figures(fig, line, sizeof line);
+    hs_profile_add_comment(prof, "walk: %s", line);
+    for (uint32_t i = 0; i < fig->nsites; i++) {
+        hs_retention_format_site(fig, i, line, sizeof line);
+        hs_profile_add_comment(prof, "%s", line);
+    }
     hs_profile_add_comment(prof,
-                           "walk: %.1f ms (FollowReferences stops the world), %u objects visited and "
-                           "followed, %llu references to primitive arrays (not followed), %llu "
-                           "references in all; %u of %u objects reached%s%s; heap used %llu bytes: "
-                           "%.2f s per GB",
-                           seconds * 1e3, w->nnodes - w->nclasses - w->ntargets,
-                           (unsigned long long)w->leaf_references,
-                           (unsigned long long)w->references, w->reached, w->ntargets,
-                           w->timed_out ? "; stopped at the time budget" : "",
-                           w->budget_hit ? "; node budget reached: objects past it not followed" : "",
-                           (unsigned long long)p->heap_used,
-                           p->heap_used ? seconds / ((double)p->heap_used / 1e9) : 0.0);
+                           "walk detail: %u objects followed, %llu references reported; each "
+                           "pause is one FollowReferences (it stops the world); stack and JNI "
+                           "locals are followed last, for what nothing longer-lived holds",
+                           w->nnodes - w->nclasses - w->ntargets,
+                           (unsigned long long)w->references);
     hs_profile_add_comment(prof, "values: each site's in-use estimate, shared equally among its "
                                  "objects whose path was found");
 }
 
 static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
-                                 plan *p, int64_t nanos) {
+                                 const plan *p, const hs_retention_figures *fig) {
     hs_profile *prof = hs_profile_new();
     frames f = {.profile = prof};
     if (!prof || hs_profile_add_sample_type(prof, "inuse_objects", "count") < 0 ||
@@ -494,8 +676,8 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
         hs_profile_free(prof);
         return NULL;
     }
-    add_comments(prof, w, p, nanos);
-    add_samples(&f, env, jni, classes, w, p);
+    add_comments(prof, w, p, fig);
+    add_samples(&f, env, jni, classes, w, p, fig);
     for (uint32_t i = 0; i < f.nnames; i++) free(f.names[i]);
     free(f.names);
     if (!prof->failed) return prof;
@@ -506,7 +688,7 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
 /* --- the whole -------------------------------------------------------------------------------- */
 
 static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *path,
-                          int64_t budget_ms) {
+                          int64_t budget_ms, hs_retention_figures *fig) {
     jvmtiEnv *env = walk_env(agent);
     if (!env) {
         hs_error("paths: no JVMTI environment with the tagging capability");
@@ -514,37 +696,49 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
     }
     jclass *raw = NULL, *classes = NULL;
     walk w = {0};
-    int64_t start = hs_monotonic_nanos();
-    int rc = tag_classes(env, jni, &w) == 0 ? run_walk(env, p, &w, budget_ms) : -1;
-    int64_t nanos = hs_monotonic_nanos() - start;
-    if (rc == 0) classes = classes_by_node(env, jni, (jint)w.nclasses, &raw);
-    hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, nanos) : NULL;
+    fig->budget_ms = budget_ms;
+    int rc = tag_classes(env, jni, &w) == 0 ? run_walk(env, p, &w, budget_ms, fig) : -1;
+    if (rc == 0) {
+        fill_figures(fig, &w, p, budget_ms);
+        classes = classes_by_node(env, jni, (jint)w.nclasses, &raw);
+    }
+    hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, fig) : NULL;
     rc = prof ? hs_write_profile_file(prof, path) : -1;
-    if (prof)
-        hs_info("paths: walk %.1f ms, %u objects visited, %u of %u objects reached",
-                (double)nanos / 1e6, w.nnodes - w.nclasses - w.ntargets, w.reached, w.ntargets);
-    else
+    if (prof) {
+        char line[1024];
+        hs_retention_format_figures(fig, line, sizeof line);
+        hs_info("paths: %s", line);
+    } else {
         hs_error("cannot write '%s': the retention walk failed or ran out of memory", path);
+    }
     hs_profile_free(prof);
     free(classes);
     if (raw) (*env)->Deallocate(env, (unsigned char *)raw);
     free(w.nodes);
+    free(w.groups);
     free(w.leaf_class);
     (*env)->DisposeEnvironment(env); /* drops every tag of the walk */
     return rc;
 }
 
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
-                       int64_t time_budget_ms) {
+                       int64_t budget_ms, hs_retention_figures *figures) {
     plan *p = calloc(1, sizeof *p);
-    if (!p) return -1;
+    hs_retention_figures *fig = calloc(1, sizeof *fig);
+    if (!p || !fig) {
+        free(p);
+        free(fig);
+        return -1;
+    }
     p->agent = agent;
     p->jni = jni;
     if (sites > HS_RETENTION_MAX_SITES) sites = HS_RETENTION_MAX_SITES;
+    if (budget_ms <= 0) budget_ms = HS_RETENTION_DEFAULT_BUDGET_MS;
     /* Local refs: the loaded classes GetLoadedClasses returns. */
     if ((*jni)->PushLocalFrame(jni, 64) != 0) {
         (*jni)->ExceptionClear(jni);
         free(p);
+        free(fig);
         hs_error("paths: no room for local references");
         return -1;
     }
@@ -552,8 +746,10 @@ int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t 
     if (choose_sites(p, sites) != 0)
         hs_error("paths: live tracking is off; no paths written");
     else
-        rc = walk_and_write(agent, jni, p, path, time_budget_ms);
+        rc = walk_and_write(agent, jni, p, path, budget_ms, fig);
     (*jni)->PopLocalFrame(jni, NULL);
+    if (figures) *figures = *fig;
     free(p);
+    free(fig);
     return rc;
 }
