@@ -106,7 +106,8 @@ static int parse_paths(const char *value, size_t len, unsigned *paths, char *why
 static int parse_budget(const char *value, size_t len, int64_t *ms, char *why, size_t whylen) {
     char text[40], problem[64];
     snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), value);
-    if (len < sizeof text && hs_parse_paths_budget(text, ms, problem, sizeof problem) == 0) return 0;
+    if (len < sizeof text && hs_parse_paths_budget(text, ms, problem, sizeof problem) == 0)
+        return 0;
     snprintf(why, whylen, "budget=%.32s: %s; accepted: %s", text,
              len < sizeof text ? problem : "too long", HS_PATHS_BUDGET_ACCEPTED);
     return -1;

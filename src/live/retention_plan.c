@@ -109,7 +109,8 @@ size_t hs_retention_format_figures(const hs_retention_figures *f, char *buf, siz
     for (uint32_t i = 0; i < f->nsites; i++) sites_reached += f->site[i].reached > 0;
     put(&t, "reached %u of %u objects (%u of %u sites", f->reached, f->targets, sites_reached,
         f->nsites);
-    if (f->reached_transient) put(&t, "; %u only through a stack or JNI local", f->reached_transient);
+    if (f->reached_transient)
+        put(&t, "; %u only through a stack or JNI local", f->reached_transient);
     put(&t, "); visited %.2f M", (double)f->objects_visited / 1e6);
     if (f->heap_objects > 0) put(&t, " of ~%.2f M", f->heap_objects / 1e6);
     put(&t, " objects, ");
