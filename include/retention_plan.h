@@ -3,15 +3,18 @@
  * pass must stop for its pause to stay within the time budget, and the figures the walk
  * reports (what it reached, how much of the heap it visited, whether the budget ended it).
  *
- * A walk is up to three passes, each one JVMTI FollowReferences, each its own
+ * A walk is up to four passes, each one JVMTI FollowReferences, each its own
  * stop-the-world pause bounded by the budget (see retention.c for why):
- *   HELD_SHARED  the long-lived roots only (not stack locals, JNI locals, monitors), every
- *                group (the objects first reached below one root or one static field)
- *                capped at a node quota, so one huge structure cannot use up the pause;
- *   HELD         the long-lived roots again, following only the groups the quota cut;
- *   TRANSIENT    every root, following only objects no earlier pass reached: what only a
- *                stack or JNI local holds.
- * A pass that the budget ended is the last one. */
+ *   HELD_SHARED    the long-lived roots only (not stack locals, JNI locals, monitors),
+ *                  every group (the objects first reached below one root or one static
+ *                  field) capped at a quota, so one huge structure cannot use up the pause;
+ *   HELD_TARGETED  the long-lived roots again, following to the end the groups the quota
+ *                  cut that hold an object already reached: the structures that hold
+ *                  targets are searched before those that hold none;
+ *   HELD           the long-lived roots again, following every group the quota cut;
+ *   TRANSIENT      every root, following only objects no earlier pass reached: what only a
+ *                  stack or JNI local holds.
+ * A pass is skipped when it has nothing to add; one that the budget ended is the last. */
 #ifndef HS_RETENTION_PLAN_H
 #define HS_RETENTION_PLAN_H
 
@@ -24,6 +27,7 @@
 
 typedef enum {
     HS_PASS_HELD_SHARED = 0,
+    HS_PASS_HELD_TARGETED,
     HS_PASS_HELD,
     HS_PASS_TRANSIENT,
     HS_PASS_DONE
@@ -38,7 +42,9 @@ bool hs_retention_root_transient(int kind);
 typedef struct {
     hs_retention_pass pass; /* the pass that just ended */
     bool time_ended;        /* its deadline stopped it */
-    bool groups_cut;        /* the quota stopped at least one group */
+    bool groups_cut;        /* it left at least one group unfinished (the quota, or the
+                             * targeted pass skipping a group without targets) */
+    bool cut_with_targets;  /* one of those groups holds a reached target */
     uint32_t targets_left;  /* objects sought that no pass has reached yet */
 } hs_retention_pass_result;
 

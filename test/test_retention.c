@@ -56,22 +56,28 @@ static void test_transient_roots(void) {
     CU_ASSERT_FALSE(hs_retention_root_transient(JVMTI_HEAP_REFERENCE_STATIC_FIELD));
 }
 
-static hs_retention_pass next(hs_retention_pass pass, bool time_ended, bool cut, uint32_t left) {
-    hs_retention_pass_result r = {pass, time_ended, cut, left};
+static hs_retention_pass next(hs_retention_pass pass, bool time_ended, bool cut, bool targets_cut,
+                              uint32_t left) {
+    hs_retention_pass_result r = {pass, time_ended, cut, targets_cut, left};
     return hs_retention_next_pass(&r);
 }
 
-/* Held roots first (shared, then the cut groups in full), stack and JNI locals last; the
- * budget or the last target ends the walk. */
+/* Held roots first (shared; then the cut groups holding targets; then every cut group),
+ * stack and JNI locals last; a pass with nothing to add is skipped; the budget or the last
+ * target ends the walk. */
 static void test_pass_order(void) {
-    CU_ASSERT_EQUAL(next(HS_PASS_HELD_SHARED, false, true, 3), HS_PASS_HELD);
-    CU_ASSERT_EQUAL(next(HS_PASS_HELD_SHARED, false, false, 3), HS_PASS_TRANSIENT);
-    CU_ASSERT_EQUAL(next(HS_PASS_HELD, false, false, 3), HS_PASS_TRANSIENT);
-    CU_ASSERT_EQUAL(next(HS_PASS_HELD, false, true, 3), HS_PASS_TRANSIENT);
-    CU_ASSERT_EQUAL(next(HS_PASS_TRANSIENT, false, false, 3), HS_PASS_DONE);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD_SHARED, false, true, true, 3), HS_PASS_HELD_TARGETED);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD_SHARED, false, true, false, 3), HS_PASS_HELD);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD_SHARED, false, false, false, 3), HS_PASS_TRANSIENT);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD_TARGETED, false, true, false, 3), HS_PASS_HELD);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD_TARGETED, false, false, false, 3), HS_PASS_TRANSIENT);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD, false, false, false, 3), HS_PASS_TRANSIENT);
+    CU_ASSERT_EQUAL(next(HS_PASS_HELD, false, true, true, 3), HS_PASS_TRANSIENT);
+    CU_ASSERT_EQUAL(next(HS_PASS_TRANSIENT, false, false, false, 3), HS_PASS_DONE);
     for (int pass = HS_PASS_HELD_SHARED; pass <= HS_PASS_TRANSIENT; pass++) {
-        CU_ASSERT_EQUAL(next((hs_retention_pass)pass, true, true, 3), HS_PASS_DONE); /* budget */
-        CU_ASSERT_EQUAL(next((hs_retention_pass)pass, false, true, 0), HS_PASS_DONE); /* all found */
+        hs_retention_pass p = (hs_retention_pass)pass;
+        CU_ASSERT_EQUAL(next(p, true, true, true, 3), HS_PASS_DONE);  /* the budget */
+        CU_ASSERT_EQUAL(next(p, false, true, true, 0), HS_PASS_DONE); /* every target found */
     }
 }
 

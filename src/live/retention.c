@@ -28,7 +28,11 @@
  *    array costs its length: the JVM reports every element of an array it visits, so the
  *    quota stops an array before it is pushed). One huge structure then cannot use up the
  *    pause before the smaller ones (a leak's list is often smaller than the caches beside
- *    it) are searched; the groups the quota cut are followed in full by the second pass.
+ *    it) are searched. The next pass follows to the end the cut groups that hold a
+ *    target already reached (a site's objects tend to live in one structure, so the
+ *    roots that already led to targets are searched first), the one after every cut
+ *    group. Which root holds the most targets is not known before walking; this is the
+ *    nearest we get.
  *  - Stop early: the walk aborts as soon as every target has its path; primitive arrays
  *    (most of a heap's objects, and dead ends) are never followed nor tagged.
  *  - Several pauses, not one long one: each pass is its own FollowReferences, with the
@@ -154,8 +158,9 @@ static void tag_target(uint32_t bucket, jweak ref, void *ctx) {
 #define CHECK_EVERY 1024 /* callbacks between two clock reads */
 
 typedef struct {
-    uint64_t work; /* references its followed objects will report (arrays: their length) */
-    uint8_t cut;   /* the first pass's quota stopped it */
+    uint64_t work;      /* references its followed objects will report (arrays: their length) */
+    uint8_t cut;        /* the first pass's quota stopped it */
+    uint8_t has_target; /* a target was reached in it */
 } group;
 
 typedef struct {
@@ -214,7 +219,7 @@ static uint32_t group_below(walk *w, uint32_t parent) {
         w->groups = grown;
         w->gcap = cap;
     }
-    w->groups[w->ngroups] = (group){0, 0};
+    w->groups[w->ngroups] = (group){0, 0, 0};
     return w->ngroups++;
 }
 
@@ -243,11 +248,17 @@ static bool out_of_time(walk *w) {
 
 /* Whether group g may follow one more object that will report `work` references: always,
  * but in the first pass, where past the quota the group is cut (the JVM reports every
- * element of an array it visits, so the quota must stop an array before it is followed). */
+ * element of an array it visits, so the quota must stop an array before it is followed),
+ * and in the targeted pass, which leaves the cut groups without a target for later. */
 static bool within_quota(walk *w, uint32_t g, uint64_t work) {
-    if (w->pass == HS_PASS_HELD_SHARED && w->groups[g].work + work > GROUP_QUOTA) {
-        w->groups[g].cut = 1;
+    group *grp = &w->groups[g];
+    if (w->pass == HS_PASS_HELD_SHARED && grp->work + work > GROUP_QUOTA) {
+        grp->cut = 1;
         w->groups_cut = true;
+        return false;
+    }
+    if (w->pass == HS_PASS_HELD_TARGETED && grp->cut && !grp->has_target) {
+        w->groups_cut = true; /* left for the next pass */
         return false;
     }
     w->groups[g].work += work;
@@ -267,6 +278,7 @@ static jint known_object(walk *w, uint32_t node, jvmtiHeapReferenceKind kind,
         if (!is_target(w, node)) return JVMTI_VISIT_OBJECTS; /* a class */
         n->group = group_below(w, parent);
         if (n->group == NO_GROUP) return JVMTI_VISIT_ABORT;
+        w->groups[n->group].has_target = 1;
         if (++w->reached == w->ntargets) return JVMTI_VISIT_ABORT; /* every target has its path */
         return within_quota(w, n->group, work) ? JVMTI_VISIT_OBJECTS : 0;
     }
@@ -411,6 +423,13 @@ static int64_t run_pass(jvmtiEnv *env, walk *w, hs_retention_pass pass, int64_t 
     return -1;
 }
 
+/* True when a group the quota cut holds a reached target. */
+static bool cut_with_targets(const walk *w) {
+    for (uint32_t g = 0; g < w->ngroups; g++)
+        if (w->groups[g].cut && w->groups[g].has_target) return true;
+    return false;
+}
+
 /* Lets the application run between two pauses, as long as the last one lasted. */
 static void pause_between(int64_t last_pause_ns) {
     int64_t ns = last_pause_ns > 100000000 ? last_pause_ns : 100000000;
@@ -458,7 +477,7 @@ static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms,
                  (unsigned long long)w->objects, w->reached, w->ntargets,
                  w->time_ended ? ", time ended" : "", w->groups_cut ? ", groups cut" : "");
         hs_retention_pass_result done = {pass, w->time_ended, w->groups_cut,
-                                         w->ntargets - w->reached};
+                                         cut_with_targets(w), w->ntargets - w->reached};
         pass = hs_retention_next_pass(&done);
     }
     fig->end = w->reached == w->ntargets ? HS_WALK_ALL_REACHED

@@ -14,7 +14,10 @@ bool hs_retention_root_transient(int kind) {
 hs_retention_pass hs_retention_next_pass(const hs_retention_pass_result *done) {
     if (done->targets_left == 0 || done->time_ended) return HS_PASS_DONE;
     switch (done->pass) {
-    case HS_PASS_HELD_SHARED: return done->groups_cut ? HS_PASS_HELD : HS_PASS_TRANSIENT;
+    case HS_PASS_HELD_SHARED:
+        if (!done->groups_cut) return HS_PASS_TRANSIENT;
+        return done->cut_with_targets ? HS_PASS_HELD_TARGETED : HS_PASS_HELD;
+    case HS_PASS_HELD_TARGETED: return done->groups_cut ? HS_PASS_HELD : HS_PASS_TRANSIENT;
     case HS_PASS_HELD: return HS_PASS_TRANSIENT;
     default: return HS_PASS_DONE;
     }
