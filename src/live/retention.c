@@ -306,15 +306,16 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
     } else if (w->pass != HS_PASS_TRANSIENT && hs_retention_root_transient(kind)) {
         return 0; /* a stack or JNI local: the last pass's */
     }
-    /* Following an object costs a callback per reference it holds: an array's length, a
-     * few for an instance. */
-    uint64_t work = 1 + (length > 0 ? (uint64_t)length : 0);
+    /* Following an object costs a callback per reference it holds: an object array's
+     * length, a few for an instance, none for a primitive array (a dead end). */
+    uint32_t cls = node_of(class_tag);
+    bool leaf = cls < w->nclasses && w->leaf_class[cls];
+    uint64_t work = 1 + (length > 0 && !leaf ? (uint64_t)length : 0);
     uint32_t node = node_of(*tag_ptr);
     if (node != HS_RETENTION_NO_NODE)
         return known_object(w, node, kind, info, class_tag, referrer_class_tag, parent, work);
     bool new_referrer = parent == HS_RETENTION_NO_NODE || parent >= w->pass_first_node;
-    uint32_t cls = node_of(class_tag);
-    if (cls < w->nclasses && w->leaf_class[cls]) { /* a primitive array: a dead end */
+    if (leaf) { /* a primitive array: never followed nor tagged */
         w->objects += new_referrer;
         w->bytes += new_referrer ? (uint64_t)size : 0;
         return 0;
