@@ -8,9 +8,13 @@
  * `dump,paths=3[,budget=...]` through the attach API while a meter thread records the
  * longest gap between its 1 ms naps: the application's longest stall.
  *
+ *   javac -d /tmp/pw bench/PathsWalk.java
  *   java -Djdk.attach.allowAttachSelf=true -XX:+EnableDynamicAgentLoading -Xmx6g \
- *     -agentpath:build/libheapsampler.so=log=info,file=/tmp/exit.pb.gz \
- *     bench/PathsWalk.java build/libheapsampler.so 10 /tmp/now.pb.gz [budget=5s]
+ *     -agentpath:build/libheapsampler.so=file=/tmp/exit.pb.gz -cp /tmp/pw \
+ *     PathsWalk build/libheapsampler.so 10 /tmp/now.pb.gz [budget=5s]
+ *
+ * (Compiled first: run as a source file, the JDK's compiler and its objects share the heap
+ * and the walk.)
  *
  * Prints "longest stall during the dump: N ms". The -paths profile's comments (and the
  * agent's answer on stdout) say what the walk reached and visited.
