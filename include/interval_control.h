@@ -13,9 +13,9 @@
  *   consecutive periods, above the configured interval: lower it the same way, to f near
  *   1/2, but not below the configured interval.
  * Hysteresis: after a change f lands within a factor sqrt(2) of 1/2 (0.35-0.71), well
- * inside the band [1/4, 1] where nothing changes; and the period in which a change came
- * (part old interval, part new) is never counted, so a change needs HOLD whole periods at
- * the new interval before the next one.
+ * inside the band [1/4, 1] where nothing changes; and the first period after a change
+ * (threads still finish the sample gaps they drew at the old interval) is never counted, so
+ * a change needs HOLD more whole periods at the new interval before the next one.
  *
  * Estimates stay unbiased through the changes: a sample the JVM took at interval I is
  * weighted unbias(size, I) / unbias(size, I0) (estimate.h), as after `start,interval=`. */

@@ -86,7 +86,7 @@ typedef struct {
     double mean_inverse_p;   /* 1/p averaged over the offers (estimated: see throttle.c) */
     int64_t elapsed_ns;      /* since the throttle was created */
     /* the JVM's interval (0: the cap does not control it) */
-    int64_t interval, configured_interval;
+    int64_t interval, configured_interval, highest_interval;
     uint64_t interval_changes, interval_raises;
     int interval_error;      /* the JVMTI error that turned the control off (0: none) */
 } hs_throttle_stats;

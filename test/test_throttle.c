@@ -525,8 +525,8 @@ static void test_interval_follows_the_offers(void) {
     check_counts_and_weights(&s);
     char buf[1536];
     hs_throttle_format_status(s.t, s.now, buf, sizeof buf);
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "JVM sampling interval 524288 (configured 524288), "
-                                       "changed 2 times (1 raised, 1 lowered)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "JVM sampling interval 524288 (configured 524288, "
+                                       "highest 4194304), changed 2 times (1 raised, 1 lowered)"));
     /* the operator's interval is the floor from then on */
     hs_throttle_interval_reset(s.t, 4 * 524288);
     jvm.interval = 4 * 524288;

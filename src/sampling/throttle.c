@@ -62,6 +62,7 @@ struct hs_throttle {
     _Atomic uint64_t interval_changes, interval_raises;
     _Atomic int interval_error;
     _Atomic int64_t configured_interval;
+    _Atomic int64_t highest_interval;
     atomic_flag checking;
 
     /* Checker state (under `checking`). */
@@ -212,6 +213,7 @@ static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered)
     }
     hs_interval_control_applied(&t->control, next, t->control.floor);
     atomic_store(&t->interval, next);
+    if (next > atomic_load(&t->highest_interval)) atomic_store(&t->highest_interval, next);
     atomic_store(&t->interval_changes, t->control.changes);
     atomic_store(&t->interval_raises, t->control.raised);
     t->ewma *= (double)old / (double)next;
@@ -401,6 +403,7 @@ void hs_throttle_control_interval(hs_throttle *t, int64_t configured,
     t->hook_ctx = ctx;
     atomic_store(&t->interval, configured);
     atomic_store(&t->configured_interval, configured);
+    atomic_store(&t->highest_interval, configured);
 }
 
 void hs_throttle_interval_reset(hs_throttle *t, int64_t interval) {
@@ -411,6 +414,7 @@ void hs_throttle_interval_reset(hs_throttle *t, int64_t interval) {
         hs_interval_control_applied(&t->control, interval, interval);
         atomic_store(&t->interval, interval);
         atomic_store(&t->configured_interval, interval);
+        if (interval > atomic_load(&t->highest_interval)) atomic_store(&t->highest_interval, interval);
         t->have_rate = false; /* the offers come at another rate now */
     }
     atomic_flag_clear_explicit(&t->checking, memory_order_release);
@@ -452,6 +456,7 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
     out->elapsed_ns = now_ns - t->created_ns;
     out->interval = atomic_load(&t->interval);
     out->configured_interval = atomic_load(&t->configured_interval);
+    out->highest_interval = atomic_load(&t->highest_interval);
     out->interval_changes = atomic_load(&t->interval_changes);
     out->interval_raises = atomic_load(&t->interval_raises);
     out->interval_error = atomic_load(&t->interval_error);
@@ -465,10 +470,11 @@ static int format_interval(const hs_throttle_stats *s, char *buf, size_t len) {
         return snprintf(buf, len, "rate cap: JVM sampling interval %lld; its control stopped: "
                                   "SetHeapSamplingInterval failed (JVMTI error %d)\n",
                         (long long)s->interval, s->interval_error);
-    return snprintf(buf, len, "rate cap: JVM sampling interval %lld (configured %lld), changed "
-                              "%llu times (%llu raised, %llu lowered) so that the JVM offers "
-                              "about twice what the cap keeps\n",
+    return snprintf(buf, len, "rate cap: JVM sampling interval %lld (configured %lld, highest "
+                              "%lld), changed %llu times (%llu raised, %llu lowered) so that "
+                              "the JVM offers about twice what the cap keeps\n",
                     (long long)s->interval, (long long)s->configured_interval,
+                    (long long)s->highest_interval,
                     (unsigned long long)s->interval_changes,
                     (unsigned long long)s->interval_raises,
                     (unsigned long long)(s->interval_changes - s->interval_raises));
