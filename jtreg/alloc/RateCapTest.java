@@ -1,10 +1,10 @@
 /*
  * @test
  * @summary Under a rate cap the samples kept are bounded by rate x duration + the bucket's
- *          capacity (1.25 s of the rate), and the estimates agree with the truth: at rate=100/s and without a cap
- *          (rate=0), the alloc_space of two steady sites and a retained site's inuse_space;
+ *          capacity (1.25 s of the rate), and the estimates agree with the truth: at
+ *          rate=100/s and without a cap (rate=0), the alloc_space of two steady sites and a retained site's inuse_space;
  *          under the default cap (1000/s), the same for a site that retains in bursts (at
- *          startup, and then at times that fall anywhere in a window)
+ *          startup, and then at times that fall anywhere between two checks of p)
  * @library /lib
  * @build AllocProfiles RateCapWorkload
  * @run driver RateCapTest
