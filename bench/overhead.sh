@@ -22,7 +22,8 @@
 # Usage: bench/overhead.sh [path/to/libheapsampler.so]    (default <repo>/build/libheapsampler.so,
 #        built with cmake if absent)
 # Knobs (environment): PAIRS=5  QUICK=1 (= PAIRS=2)  INTERVALS="512k 32k"
-#        KINDS="nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap" (also: weak)
+#        KINDS="nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap" (also: weak;
+#        hs-live-fixed = hs-live with adapt_interval=false: the cap never raises the JVM's interval)
 #        WORKLOADS="allocmix javac"  ACCURACY_RATES="1000/s 500/s 0" (empty: no accuracy runs)
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 #        JDK_SRC_ZIP=<a src.zip to take java/util from instead of apt-get download>
@@ -107,8 +108,9 @@ set_agent_args() {
     hs-live) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=1000/s,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-nolive-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-live-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-live-fixed) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=1000/s,adapt_interval=false,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     accuracy) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,format=collapsed,log=info,file=$RUN_DIR/hs-%p.collapsed$ACCURACY_OPTION") ;;
-    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap)" ;;
+    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap hs-live-fixed)" ;;
     esac
 }
 
@@ -216,6 +218,7 @@ summarize() {
             if (kind == "hs-live") return "heapsampler live=true " iv
             if (kind == "hs-nolive-nocap") return "hs live=false rate=0 " iv
             if (kind == "hs-live-nocap") return "hs live=true rate=0 " iv
+            if (kind == "hs-live-fixed") return "hs live=true adapt_interval=false " iv
             return "floor " kind " " iv
         }
         FILENAME == ARGV[1] && $1 == wl { samples[$2] = $3; next }

@@ -2,31 +2,35 @@
  * what each kept sample weighs, so that the work per second is bounded whatever the
  * allocation rate while the profile stays an unbiased estimate, site by site.
  *
- * Time is cut into windows (5 per period, 1 for rates below 5 per period). The period's
- * budget of N samples is spread over its windows: window i of the period may keep up to
- * floor(N * (i + 1) / W) minus what the period kept so far, so what a window leaves unused
- * is carried to the next ones, and dropped at the period's end. The population (samples
- * the JVM offers per window) is an EWMA over the recent windows (alpha 1/W: about one
- * period of memory).
+ * A token bucket over periods (1 s, or 1 min for N/m): it refills at N per period, holds
+ * at most HS_THROTTLE_DEPTH periods' worth (1.25: one period to lend to a burst above a
+ * reserve of a quarter), starts full, and every kept sample takes one token. So over any
+ * T periods at most N T + 1.25 N samples are kept (a hard bound: a candidate that finds
+ * the bucket empty is refused), and a program offering fewer than N a period keeps all.
  *
- * The cut is soft. A window opens with the acceptance probability p = min(1, budget / 2 /
- * population): it aims at half its budget and keeps the other half as room for a
- * population that outruns the estimate. Every 20 ms a check sets p from the rate offered
- * over the last two checks (so p follows the population up after a burst, and down at a
- * new load). Between checks, steps on the window's count of kept samples slow it down:
- * at the aim (a window that reaches it early: no population known yet, or a burst), then
- * from three quarters of the budget on each time half of the budget left is used (at
- * least halving p). A step, and a check in a window past its aim, project the offers
- * still to come from the recent rate and aim at half of the budget left, pro rata of the
- * time left. Every offer is a
- * candidate with the probability p in force when it is decided (a per-thread geometric
- * countdown, redrawn whenever p changes: memoryless, so no offer's odds depend on when the
- * change came), and a kept sample weighs 1/p. A probability that depends only on what
- * came before the offer keeps the estimate unbiased for every site (Horvitz-Thompson): a
- * site that allocates in bursts, or only at the end of a window, is represented at its
- * weight. Only a candidate that finds the budget spent is refused (the hard bound on the
- * work); that needs a population that outruns the projections more than the steps can
- * follow, and is counted and reported ("refused").
+ * Each offer is a candidate with the probability p in force when it is decided (a
+ * per-thread geometric countdown, redrawn whenever p changes: memoryless, so no offer's
+ * odds depend on when the change came), and a kept sample weighs 1/p. p depends only on
+ * what came before the offer, so the weights are unbiased for every site
+ * (Horvitz-Thompson), however p moved. p is set so that the bucket is spent at
+ *     s = N x (1 + (tokens - reserve) / (N x horizon))   per period, at least N/4,
+ * p = min(1, s / offers per period): the tokens above the reserve are lent out over about
+ * a quarter of a period (a burst gets up to 5 N a period at first, and the bucket's whole
+ * loan over a burst), and a program that offers more than N for long settles at the
+ * reserve, where s = N: it keeps N a period. The check that sets p runs every 1/50 of a
+ * period (20 ms) on whichever thread offers first (try-lock); the offer rate is measured
+ * from one check to the next (the larger of that and its moving average, so a surge is
+ * followed at once). Between checks, marks in the tokens spent since the check (at twice
+ * what the check planned, then 4 x, 8 x...) step p down to at most half, and to the rate
+ * seen since the check: a surge is caught before it empties the bucket. Refusals need a
+ * population that outruns the steps; they are counted and reported ("refused").
+ *
+ * When the cap keeps a small fraction for long, it raises the JVM's own sampling interval
+ * (interval_control.h) through a hook the agent gives it, so the JVM offers about twice
+ * what is kept instead of paying a callback for each offer it drops; and lowers it again,
+ * never below the configured interval, when the offers drop. p is rescaled at once for the
+ * offers the new interval brings. The weights of the JVM's interval are the sampler's
+ * (estimate.h); the cap's 1/p multiplies them.
  *
  * A dump multiplies its estimates by offered / (weights handed out), so that the totals
  * equal the samples offered exactly (the weights' sum is itself an unbiased estimate of
@@ -34,11 +38,9 @@
  *
  * Concurrency: hs_throttle_offer is O(1), lock-free and never waits. Offered samples are
  * counted in per-thread stripes (no shared cache line written per sample); only a kept
- * sample writes the shared window word (one CAS: the window's id and kept count in one
- * 64-bit word, so no window ever keeps more than its budget) and the weight sum. The
- * first thread to see a window expired rotates it under a try-lock; the others decide with
- * the window they have. Time is a parameter (ns of a monotonic clock): tests drive a fake
- * clock, and with a fixed seed and one thread every decision is reproducible. */
+ * sample writes the shared bucket line (one CAS on the tokens, the weight sums). Time is a
+ * parameter (ns of a monotonic clock): tests drive a fake clock, and with a fixed seed and
+ * one thread every decision is reproducible. */
 #ifndef HS_THROTTLE_H
 #define HS_THROTTLE_H
 
@@ -48,14 +50,14 @@
 #include <time.h>
 
 #define HS_THROTTLE_STRIPES 32
-#define HS_THROTTLE_WINDOWS 5 /* windows per period (rates of at least 5 per period) */
+#define HS_THROTTLE_DEPTH 1.25   /* the bucket's capacity, in periods of the rate */
+#define HS_THROTTLE_RESERVE 0.25 /* what the bucket keeps back for surges, in periods */
+#define HS_THROTTLE_CHECKS 50    /* checks of p per period (every 20 ms at N/s) */
 
 typedef struct hs_throttle hs_throttle;
 
 /* One thread's state: zero it, and the thread's first offer sets it up. */
 typedef struct {
-    uint64_t seq;       /* window whose budget is cached here (0: none yet) */
-    uint32_t budget;    /* its budget */
     uint32_t stripe;    /* offered-count stripe, 1 + index (0: not assigned) */
     uint64_t level;     /* the published probability word the countdown was drawn from */
     double p;           /* its probability */
@@ -63,27 +65,45 @@ typedef struct {
     uint64_t random;    /* splitmix64 state */
 } hs_throttle_thread;
 
+/* Sets the JVM's sampling interval: 0 when it took it, else the JVMTI error. Called from a
+ * check, on an application thread inside its sampling callback, under the check's lock. */
+typedef int (*hs_throttle_interval_hook)(void *ctx, int64_t interval);
+
 typedef struct {
     int64_t rate;            /* samples per period (0: no cap) */
     int64_t period_ns;       /* 1 s or 60 s */
     uint64_t offered;        /* samples the JVM offered */
     uint64_t kept;           /* samples kept */
-    uint64_t windows;        /* windows completed */
-    uint64_t windows_stepped; /* completed windows whose p was stepped down */
-    uint64_t refused;        /* candidates refused because their window's budget was spent */
+    uint64_t checks;         /* checks of p */
+    uint64_t steps;          /* steps down between checks */
+    uint64_t refused;        /* candidates refused at an empty bucket */
     double weight_total;     /* sum of the kept samples' weights, JVM samples */
-    double population;       /* current EWMA, samples per window */
+    double tokens;           /* in the bucket now */
+    double capacity;         /* its capacity */
+    double offer_rate;       /* offers per period, as the last check measured them */
     double probability;      /* current acceptance probability */
     double lowest_probability; /* the lowest one so far: every weight is at most its inverse */
     double mean_inverse_p;   /* 1/p averaged over the offers (estimated: see throttle.c) */
-    uint32_t budget;         /* current window's budget */
     int64_t elapsed_ns;      /* since the throttle was created */
+    /* the JVM's interval (0: the cap does not control it) */
+    int64_t interval, configured_interval, highest_interval;
+    uint64_t interval_changes, interval_raises;
+    int interval_error;      /* the JVMTI error that turned the control off (0: none) */
 } hs_throttle_stats;
 
 /* rate samples per period_ns (> 0), seed for the per-thread draws, now_ns = clock now.
  * NULL when out of memory or rate <= 0. */
 hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, int64_t now_ns);
 void hs_throttle_destroy(hs_throttle *t);
+
+/* Lets the cap raise and lower the JVM's interval (configured: the interval the JVM
+ * samples at now, the floor). Call before the first offer. */
+void hs_throttle_control_interval(hs_throttle *t, int64_t configured,
+                                  hs_throttle_interval_hook hook, void *ctx);
+
+/* The operator set the interval (`start,interval=`): it is the floor from now on. Call
+ * while sampling is off (it waits for a check in progress). */
+void hs_throttle_interval_reset(hs_throttle *t, int64_t interval);
 
 /* Hot path: one offered sample. True to keep it, with its weight (HS_WEIGHT_ONE = one
  * JVM sample) in *weight_fp; false to drop it. */
@@ -96,15 +116,15 @@ bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_n
  * the weight of refused candidates. 1 for NULL or nothing kept yet. */
 double hs_throttle_dump_scale(hs_throttle *t);
 
-/* Changes the rate from the next window on (rate > 0). */
+/* Changes the rate from the next check on (rate > 0). */
 void hs_throttle_set_rate(hs_throttle *t, int64_t rate, int64_t period_ns);
 
 /* Counters so far (any thread, lock-free; values individually current). */
 void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *out);
 
 /* Writes the rate-cap status as text lines, each ending in '\n' ("rate cap: off" for
- * t == NULL): rate, the probability now and its lowest, samples offered and kept, effective
- * rate, windows that stepped p down, candidates refused.
+ * t == NULL): rate, the probability now and its lowest, the bucket, samples offered and
+ * kept, effective rate, steps, candidates refused, the JVM's interval and its changes.
  * For the profile comments and the control command `status`. Returns the length needed
  * (like snprintf). */
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len);
@@ -115,7 +135,7 @@ void hs_throttle_status_lines(hs_throttle *t, int64_t now_ns,
                               void (*emit)(void *ctx, const char *line), void *ctx);
 
 /* The clock the agent drives the throttle with, read once per offered sample: the coarse
- * monotonic clock (a few ms of resolution, plenty for 200 ms windows) costs ~20 ns here
+ * monotonic clock (a few ms of resolution, plenty for 20 ms checks) costs ~20 ns here
  * where CLOCK_MONOTONIC cost 65-80 ns. */
 static inline int64_t hs_throttle_clock_nanos(void) {
     struct timespec ts;

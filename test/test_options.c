@@ -11,15 +11,16 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, names, threads"
+    "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, names, " \
+    "threads"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
 #define DEFAULTS_FORMATTED                                                                   \
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
-    "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,names=stable," \
-    "threads=false"
+    "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"            \
+    "adapt_interval=true,names=stable,threads=false"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -36,6 +37,7 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->live_scale, b->live_scale);
     CU_ASSERT_EQUAL(a->rate, b->rate);
     CU_ASSERT_EQUAL(a->rate_period_ns, b->rate_period_ns);
+    CU_ASSERT_EQUAL(a->adapt_interval, b->adapt_interval);
     CU_ASSERT_EQUAL(a->raw_names, b->raw_names);
     CU_ASSERT_EQUAL(a->threads, b->threads);
 }
@@ -273,6 +275,8 @@ static void test_rate_values(void) {
     hs_options_defaults(&defaults);
     CU_ASSERT_EQUAL(defaults.rate, 1000);
     CU_ASSERT_EQUAL(defaults.rate_period_ns, 1000000000);
+    CU_ASSERT_TRUE(defaults.adapt_interval);
+    CU_ASSERT_FALSE(parse_ok("adapt_interval=false").adapt_interval);
 }
 
 static void test_reject_rate(void) {
@@ -587,7 +591,7 @@ static void test_format_shows_help_flag_without_value(void) {
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
                                  "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
-                                 "names=stable,threads=false");
+                                 "adapt_interval=true,names=stable,threads=false");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {

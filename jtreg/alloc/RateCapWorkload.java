@@ -1,6 +1,6 @@
 /*
  * RateCapWorkload: allocates a known number of byte[1000] at two sites for RateCapTest,
- * spread over about three seconds so that a rate cap keeps samples from many windows.
+ * spread over about three seconds so that a rate cap keeps samples from many seconds of the cap.
  *
  *   churn   byte[1000], dropped at once
  *   retain  byte[1000], all kept until exit (RETAINED of them, ~150 MB)
@@ -8,7 +8,7 @@
  * Each round allocates CHURN_PER_ROUND + RETAIN_PER_ROUND arrays, then sleeps PAUSE_MS.
  * With the argument "bursts", the retained arrays come in bursts instead: BURST of them
  * before the first round (when no rate cap knows a population yet) and after every
- * BURST_EVERY-th round, each in one tight loop, at times that fall anywhere in a window.
+ * BURST_EVERY-th round, each in one tight loop, at times that fall anywhere between two checks of p.
  * The array size is calibrated with ThreadMXBean.getCurrentThreadAllocatedBytes (the
  * minimum delta over a few rounds); the thread's allocated bytes over the whole loop are
  * printed next to the computed total. Ends with two System.gc() so that the in-use profile

@@ -579,6 +579,7 @@ static const char *show_names(const hs_options *opts, char *scratch, size_t len)
 }
 
 BOOL_OPTION(threads)
+BOOL_OPTION(adapt_interval)
 
 typedef struct {
     const char *name;
@@ -659,6 +660,11 @@ static const option_row option_table[] = {
      "most samples kept per second (or minute); the kept ones are weighted, so estimates "
      "stay unbiased",
      parse_rate, show_rate},
+    {"adapt_interval", "true", "true, false",
+     "under the rate cap, raise the JVM's sampling interval while the cap keeps under a "
+     "quarter of its samples, and lower it again (never below interval=) when they drop: "
+     "fewer samples the JVM pays for only to have them dropped; estimates stay unbiased",
+     parse_adapt_interval, show_adapt_interval},
     /* fidelity */
     {"names", "stable", "stable, raw",
      "stable: hidden-class addresses and lambda counters dropped from names, so runs line up; "

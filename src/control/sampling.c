@@ -7,9 +7,20 @@
 #include "hotspot_tables.h"
 #include "live_tracker.h"
 #include "log.h"
+#include "throttle.h"
 
 static jvmtiError set_event(jvmtiEnv *jvmti, jvmtiEventMode mode) {
     return (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+}
+
+/* The rate cap's hook (throttle.h): the JVM's interval, raised or lowered by the cap. Runs
+ * on an application thread in its sampling callback; SetHeapSamplingInterval only stores
+ * the interval each thread picks its next sample gap with. */
+static int set_interval_for_cap(void *ctx, int64_t interval) {
+    hs_agent *agent = ctx;
+    jvmtiError err = (*agent->jvmti)->SetHeapSamplingInterval(agent->jvmti, (jint)interval);
+    if (err == JVMTI_ERROR_NONE) atomic_store(&agent->sampling_interval, interval);
+    return (int)err;
 }
 
 int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
@@ -17,6 +28,9 @@ int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_jvm_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
     if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
+    if (agent->opts.adapt_interval)
+        hs_throttle_control_interval(agent->throttle, atomic_load(&agent->sampling_interval),
+                                     set_interval_for_cap, agent);
     atomic_store(&agent->phase, HS_PHASE_RUNNING);
     jvmtiError err = set_event(jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE) {
@@ -62,7 +76,10 @@ int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char 
     jvmtiError err = JVMTI_ERROR_NONE;
     if (interval != atomic_load(&agent->sampling_interval)) {
         err = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval);
-        if (err == JVMTI_ERROR_NONE) atomic_store(&agent->sampling_interval, interval);
+        if (err == JVMTI_ERROR_NONE) {
+            atomic_store(&agent->sampling_interval, interval);
+            hs_throttle_interval_reset(agent->throttle, interval); /* the cap's new floor */
+        }
     }
     if (err == JVMTI_ERROR_NONE) {
         atomic_store(&agent->phase, HS_PHASE_RUNNING);

@@ -108,8 +108,22 @@ static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
            hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
 }
 
+/* The interval the JVM drew this thread's sample at. HotSpot picks a thread's next sample
+ * gap at its previous sample, with the interval in force then, just before that sample's
+ * callback: so it is the interval this thread read at its previous callback (the current
+ * one at its first). Read at every callback, kept or not: the rate cap may change the
+ * interval between two samples of a thread (throttle.h), and a weight paired with the
+ * wrong interval would be off by their ratio. */
+static int64_t interval_drawn_at(hs_agent *agent) {
+    static _Thread_local int64_t previous __attribute__((tls_model("initial-exec")));
+    int64_t now = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
+    int64_t drawn = previous > 0 ? previous : now;
+    previous = now;
+    return drawn;
+}
+
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
-                          jobject object, jclass klass, jlong size) {
+                          jobject object, jclass klass, jlong size, int64_t interval) {
     uint64_t weight_fp; /* the rate cap's weight for a kept sample */
     if (!throttle_keeps(agent, &weight_fp)) return;
     /* Sized by depth= (16 KiB at the default 1024), not by the 2048 maximum: this runs on an
@@ -130,9 +144,8 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
     key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
-    /* Times the interval weight: one JVM sample, unless `start,interval=` changed the
-     * interval since startup. */
-    int64_t interval = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
+    /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap
+     * changed the interval since startup. */
     if (interval != agent->opts.interval)
         weight_fp = (uint64_t)((unsigned __int128)weight_fp *
                                hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval) /
@@ -155,9 +168,10 @@ void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread th
      * first and then wait for the callbacks in flight to drain, so no callback touches the
      * tables after the final snapshot started. */
     atomic_int *in_flight = hs_agent_enter(agent);
+    int64_t interval = interval_drawn_at(agent);
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING) {
         hs_fault_delay(HS_FAULT_CALLBACK);
-        record_sample(agent, jvmti, jni, thread, object, klass, size);
+        record_sample(agent, jvmti, jni, thread, object, klass, size, interval);
     }
     hs_agent_leave(in_flight);
     in_callback = 0;
