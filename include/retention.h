@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "profile.h"
 #include "retention_plan.h"
 
 #define HS_RETENTION_NODE_BUDGET (1u << 21) /* 2M objects: 40 MB of nodes */
@@ -41,6 +42,15 @@
  * line. */
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t budget_ms, hs_retention_figures *figures);
+
+/* The same walk, the paths profile returned instead of written (the `paths` command
+ * prints it, report.h): each sample has the string label "site" = the site's rank (1 =
+ * most in-use bytes), and one comment per site (hs_retention_format_site) says
+ *   site <rank>: <site key>, <bytes> in use: <k> of <m> reached
+ * Fills *figures (may be NULL) as hs_retention_write does. NULL on failure (logged).
+ * Free with hs_profile_free. */
+hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
+                               hs_retention_figures *figures);
 
 /* The paths file beside a profile: "d/heap.pb.gz" -> "d/heap-paths.pb.gz", "d/x.y" ->
  * "d/x-paths.y", "d/x" -> "d/x-paths". 0, or -1 when it does not fit. */

@@ -73,6 +73,7 @@ bool hs_retention_header_marks(const char *java_vm_version);
 
 typedef struct {
     char name[128];   /* the site's allocated class */
+    char key[256];    /* the site as the report names it: "Cache.put:88 → byte[]" */
     uint32_t targets; /* its tracked objects sought */
     uint32_t reached; /* those whose path was found */
     double bytes;     /* its in-use estimate */

@@ -115,8 +115,8 @@ static hs_retention_figures two_sites(void) {
     hs_retention_figures f;
     memset(&f, 0, sizeof f);
     f.nsites = 2;
-    f.site[0] = (hs_retention_site_figures){"byte[]", 4, 4, 3.5e9};
-    f.site[1] = (hs_retention_site_figures){"Rec", 4, 0, 2.5e8};
+    f.site[0] = (hs_retention_site_figures){.name = "byte[]", .targets = 4, .reached = 4, .bytes = 3.5e9};
+    f.site[1] = (hs_retention_site_figures){.name = "Rec", .targets = 4, .reached = 0, .bytes = 2.5e8};
     f.targets = 8;
     f.reached = 4;
     f.heap_used = UINT64_C(4000000000);

@@ -14,10 +14,14 @@
 #include "live_tracker.h"
 #include "log.h"
 #include "profile_output.h"
+#include "reply.h"
+#include "report.h"
+#include "report_facts.h"
 #include "retention.h"
 #include "sample_table.h"
 #include "sampling.h"
 #include "stack_store.h"
+#include "text.h"
 #include "throttle.h"
 #include "wall_clock.h"
 
@@ -40,7 +44,11 @@ static void line(lines *out, const char *fmt, ...) {
 
 static void status_sampling(hs_agent *agent, lines *out) {
     hs_counters *c = &agent->counters;
+    char options[HS_PATH_MAX + 512];
+    hs_options_format(&agent->opts, options, sizeof options);
     line(out, "state: %s\n", hs_sampling_state_name(agent));
+    line(out, "version: %s\n", HEAPSAMPLER_VERSION);
+    line(out, "options: %s\n", options);
     line(out, "interval: %lld bytes (estimates are scaled to interval=%lld)\n",
          (long long)atomic_load(&agent->sampling_interval), (long long)agent->opts.interval);
     line(out, "samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed, "
@@ -85,14 +93,38 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
     return out.need;
 }
 
-/* Prints text on the JVM's stdout, "heapsampler: " before each line. */
-static void print_answer(const char *text) {
+/* --- the answer ------------------------------------------------------------------------ */
+
+/* Where a command's answer goes: into reply= (built here, written at the end), or the
+ * JVM's stdout, "heapsampler: " before each line. */
+typedef struct {
+    bool to_reply;
+    hs_text text;
+} answer;
+
+static void answer_text(answer *a, const char *text) {
+    if (a->to_reply) {
+        hs_text_puts(&a->text, text);
+        if (*text && text[strlen(text) - 1] != '\n') hs_text_puts(&a->text, "\n");
+        return;
+    }
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
         printf("heapsampler: %.*s\n", (int)n, p);
         p += n + (p[n] == '\n');
     }
     fflush(stdout);
+}
+
+static void answer_line(answer *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void answer_line(answer *a, const char *fmt, ...) {
+    char text[HS_PATH_MAX + 256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    answer_text(a, text);
 }
 
 /* Expands a command's file= now (%p, %t) and checks its directory. 0 or -1 (logged). */
@@ -106,12 +138,20 @@ static int command_path(const hs_command *cmd, char *path, size_t len) {
     return -1;
 }
 
-static jint run_status(hs_agent *agent, const hs_command *cmd) {
-    char text[4096];
+/* Opens out= or paths_out= (reply.h). The fd, or -1 (logged: the command's own error). */
+static int open_out(const char *what, const char *path) {
+    char err[HS_PATH_MAX + 256];
+    int fd = hs_reply_open(what, path, err, sizeof err);
+    if (fd < 0) hs_error("%s", err);
+    return fd;
+}
+
+static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
+    char text[8192];
     size_t need = hs_control_status(agent, text, sizeof text);
     if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
     if (!cmd->has_file) {
-        print_answer(text);
+        answer_text(a, text);
         return JNI_OK;
     }
     char path[HS_PATH_MAX], err[HS_PATH_MAX + 256];
@@ -120,45 +160,144 @@ static jint run_status(hs_agent *agent, const hs_command *cmd) {
         hs_error("%s", err);
         return JNI_ERR;
     }
+    if (a->to_reply) answer_line(a, "status written to %s", path);
     return JNI_OK;
 }
 
-/* The retention paths beside the dump just written (retention.h), and the answer: where,
- * what the walk reached, how much of the heap it visited, whether the budget ended it. */
-static jint run_paths(hs_agent *agent, JNIEnv *jni, const char *dump_path, const hs_command *cmd) {
+/* --- the report (top, dump,format=text) ------------------------------------------------- */
+
+static jint run_top(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
+    hs_snapshot_live live;
+    hs_profile *p = hs_dumps_build_now(agent, jni, &live);
+    if (!p) return JNI_ERR; /* it said why */
+    hs_text report = {0};
+    int rc = hs_report_of_agent(agent, p, &live, &cmd->report, &report);
+    hs_profile_free(p);
+    if (rc == 0) answer_text(a, hs_text_str(&report));
+    else hs_error("top: out of memory writing the report");
+    hs_text_free(&report);
+    return rc == 0 ? JNI_OK : JNI_ERR;
+}
+
+/* --- dump ------------------------------------------------------------------------------ */
+
+/* How `dump,format=` encodes: a format of the option table, or the report. */
+typedef struct {
+    hs_agent *agent;
+    hs_dump_format format;
+    hs_metric metric;
+    hs_snapshot_live live; /* the snapshot fills it before the encoder runs */
+} dump_encoding;
+
+static int encode_dump(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
+    dump_encoding *e = ctx;
+    if (e->format != HS_DUMP_TEXT) {
+        static const hs_format formats[] = {[HS_DUMP_PPROF] = HS_FORMAT_PPROF,
+                                            [HS_DUMP_COLLAPSED] = HS_FORMAT_COLLAPSED,
+                                            [HS_DUMP_HTML] = HS_FORMAT_HTML};
+        return hs_profile_encode_format(formats[e->format], e->metric, p, out, len);
+    }
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    o.rows = HS_REPORT_ROWS_MAX; /* a file is read with a pager: every site up to the cap */
+    o.width = 160;
+    hs_text text = {0};
+    if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
+        hs_text_free(&text);
+        return -1;
+    }
+    *out = (uint8_t *)text.data;
+    *len = text.len;
+    return 0;
+}
+
+/* Each pause of the walk of `dump,paths=` and `paths`: budget= or the paths_budget= option. */
+static int64_t paths_budget_ms(const hs_agent *agent, const hs_command *cmd) {
+    return cmd->paths_budget_ms ? cmd->paths_budget_ms : agent->opts.paths_budget_ms;
+}
+
+/* The answer's lines on what the walk reached, how much of the heap it visited, whether
+ * the budget ended it. */
+static void answer_paths_figures(answer *a, const hs_retention_figures *fig) {
+    char line[1024];
+    hs_retention_format_figures(fig, line, sizeof line);
+    answer_line(a, "paths: %s", line);
+    for (uint32_t i = 0; i < fig->nsites; i++) {
+        hs_retention_format_site(fig, i, line, sizeof line);
+        answer_line(a, "paths: %s", line);
+    }
+}
+
+/* The retention paths beside the dump just written (retention.h), or into paths_out=. */
+static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
+                           const char *dump_path, answer *a) {
     char path[HS_PATH_MAX];
-    if (hs_retention_path(dump_path, path, sizeof path) != 0) {
+    int fd = -1;
+    if (cmd->paths_out[0]) {
+        if ((fd = open_out("paths_out", cmd->paths_out)) < 0) return JNI_ERR;
+        snprintf(path, sizeof path, "%s", cmd->paths_out);
+    } else if (hs_retention_path(dump_path, path, sizeof path) != 0) {
         hs_error("paths: '%s-paths' is too long a path", dump_path);
         return JNI_ERR;
     }
-    int64_t budget_ms = cmd->paths_budget_ms ? cmd->paths_budget_ms : agent->opts.paths_budget_ms;
     hs_retention_figures *fig = calloc(1, sizeof *fig);
-    if (!fig || hs_retention_write(agent, jni, path, cmd->paths, budget_ms, fig) != 0) {
-        free(fig);
-        return JNI_ERR;
+    hs_profile *prof = fig ? hs_retention_build(agent, jni, cmd->paths,
+                                                paths_budget_ms(agent, cmd), fig)
+                           : NULL;
+    int rc = -1;
+    if (prof && fd >= 0) {
+        rc = hs_write_profile_fd(prof, fd, cmd->paths_out);
+        fd = -1; /* closed by the write */
+    } else if (prof) {
+        rc = hs_write_profile_file(prof, path);
     }
-    char answer[HS_PATH_MAX + 1024];
-    size_t n = (size_t)snprintf(answer, sizeof answer, "paths written to %s\npaths: ", path);
-    if (n < sizeof answer) hs_retention_format_figures(fig, answer + n, sizeof answer - n);
-    print_answer(answer);
-    for (uint32_t i = 0; i < fig->nsites; i++) {
-        char site[256] = "paths: ";
-        hs_retention_format_site(fig, i, site + 7, sizeof site - 7);
-        print_answer(site);
+    if (fd >= 0) close(fd);
+    if (rc == 0) {
+        answer_line(a, "paths written to %s", path);
+        answer_paths_figures(a, fig);
     }
+    hs_profile_free(prof);
     free(fig);
-    return JNI_OK;
+    return rc == 0 ? JNI_OK : JNI_ERR;
 }
 
-static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
+static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
+    dump_encoding enc = {.agent = agent, .format = cmd->format, .metric = agent->opts.collapsed};
+    hs_dump_request req = {.path = cmd->has_file ? cmd->options.file : NULL, .fd = -1,
+                           .out_name = cmd->out, .live_out = &enc.live};
+    if (cmd->format != HS_DUMP_STARTUP_FORMAT) {
+        req.encode = encode_dump;
+        req.ctx = &enc;
+    }
+    if (cmd->out[0] && (req.fd = open_out("out", cmd->out)) < 0) return JNI_ERR;
     char path[HS_PATH_MAX];
-    if (hs_dumps_write_now(agent, jni, cmd->has_file ? cmd->options.file : NULL, path,
-                           sizeof path) != 0)
+    if (hs_dumps_write_request(agent, jni, &req, path, sizeof path) != 0)
         return JNI_ERR; /* it said why */
-    char answer[HS_PATH_MAX + 32];
-    snprintf(answer, sizeof answer, "dump written to %s", path);
-    print_answer(answer);
-    return cmd->paths ? run_paths(agent, jni, path, cmd) : JNI_OK;
+    answer_line(a, "dump written to %s", path);
+    return cmd->paths ? run_dump_paths(agent, jni, cmd, path, a) : JNI_OK;
+}
+
+/* --- paths ----------------------------------------------------------------------------- */
+
+static jint run_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
+    int fd = cmd->out[0] ? open_out("out", cmd->out) : -1;
+    if (cmd->out[0] && fd < 0) return JNI_ERR;
+    hs_profile *prof = hs_retention_build(agent, jni, cmd->paths, paths_budget_ms(agent, cmd), NULL);
+    if (!prof) {
+        if (fd >= 0) close(fd);
+        return JNI_ERR; /* it said why */
+    }
+    hs_text text = {0};
+    int rc = hs_report_paths(prof, &text);
+    if (rc != 0) hs_error("paths: out of memory writing the paths");
+    if (fd >= 0 && hs_write_profile_fd(prof, fd, cmd->out) != 0) rc = -1;
+    hs_profile_free(prof);
+    if (rc == 0) {
+        answer_text(a, hs_text_str(&text));
+        if (cmd->out[0]) answer_line(a, "paths written to %s", cmd->out);
+    }
+    hs_text_free(&text);
+    return rc == 0 ? JNI_OK : JNI_ERR;
 }
 
 /* `start` without interval= keeps the interval sampling last ran at. */
@@ -166,7 +305,7 @@ static int64_t start_interval(hs_agent *agent, const hs_command *cmd) {
     return cmd->has_interval ? cmd->options.interval : atomic_load(&agent->sampling_interval);
 }
 
-static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
+static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     char why[256];
     if (hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
         hs_error("start: %s", why);
@@ -180,11 +319,11 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
         agent->opts.rate_period_ns = cmd->options.rate_period_ns;
     }
     hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again, if dump_period= */
-    print_answer("sampling started");
+    answer_text(a, "sampling started");
     return JNI_OK;
 }
 
-static jint run_stop(hs_agent *agent, JNIEnv *jni) {
+static jint run_stop(hs_agent *agent, JNIEnv *jni, answer *a) {
     char why[256];
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
         hs_dumps_stop_periodic(agent); /* no periodic files while the profiler is off */
@@ -192,15 +331,19 @@ static jint run_stop(hs_agent *agent, JNIEnv *jni) {
         hs_error("stop: %s", why);
         return JNI_ERR;
     }
-    print_answer("sampling stopped");
+    answer_text(a, "sampling stopped");
     return JNI_OK;
 }
 
-static jint run_help(void) {
-    char text[2048];
+static jint run_help(answer *a) {
+    char text[8192];
     hs_command_help(text, sizeof text);
-    fputs(text, stdout);
-    fflush(stdout);
+    if (a->to_reply) {
+        answer_text(a, text);
+    } else {
+        fputs(text, stdout);
+        fflush(stdout);
+    }
     return JNI_OK;
 }
 
@@ -228,23 +371,25 @@ static int check_rate(const hs_agent *agent, const hs_command *cmd) {
     return -1;
 }
 
-static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
+static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     switch (cmd->kind) {
-    case HS_CMD_DUMP: return run_dump(agent, jni, cmd);
+    case HS_CMD_DUMP: return run_dump(agent, jni, cmd, a);
     case HS_CMD_START:
         return check_interval(agent, start_interval(agent, cmd)) == 0 && check_rate(agent, cmd) == 0
-                   ? run_start(agent, jni, cmd)
+                   ? run_start(agent, jni, cmd, a)
                    : JNI_ERR;
-    case HS_CMD_STOP: return run_stop(agent, jni);
-    case HS_CMD_STATUS: return run_status(agent, cmd);
-    case HS_CMD_HELP: return run_help();
+    case HS_CMD_STOP: return run_stop(agent, jni, a);
+    case HS_CMD_STATUS: return run_status(agent, cmd, a);
+    case HS_CMD_HELP: return run_help(a);
+    case HS_CMD_TOP: return run_top(agent, jni, cmd, a);
+    case HS_CMD_PATHS: return run_paths(agent, jni, cmd, a);
     }
     return JNI_ERR;
 }
 
-jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text) {
+static jint parse_and_run(hs_agent *agent, JNIEnv *jni, const char *text, answer *a) {
     hs_command cmd;
-    char err[HS_PATH_MAX + 512];
+    char err[HS_PATH_MAX + 1024];
     if (hs_command_parse(text, &agent->opts, &cmd, err, sizeof err) != 0) {
         hs_error("%s", err);
         return JNI_ERR;
@@ -253,11 +398,37 @@ jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text) {
     jint rc;
     int phase = atomic_load(&agent->phase);
     if (phase == HS_PHASE_RUNNING || phase == HS_PHASE_PAUSED) {
-        rc = run_command(agent, jni, &cmd);
+        rc = run_command(agent, jni, &cmd, a);
     } else {
         hs_error("command '%.64s' ignored: the agent is %s", text, hs_sampling_state_name(agent));
         rc = JNI_ERR;
     }
     pthread_mutex_unlock(&agent->lifecycle_lock);
+    return rc;
+}
+
+jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text) {
+    char reply[HS_PATH_MAX];
+    answer a = {0};
+    int fd = -1;
+    if (hs_command_find_item(text, "reply", reply, sizeof reply)) {
+        char err[HS_PATH_MAX + 256];
+        if ((fd = hs_reply_open("reply", reply, err, sizeof err)) < 0) {
+            hs_error("%s", err); /* nowhere else to say it */
+            return JNI_ERR;
+        }
+        a.to_reply = true;
+        hs_log_capture(&a.text);
+    }
+    jint rc = parse_and_run(agent, jni, text, &a);
+    if (a.to_reply) {
+        hs_log_capture(NULL);
+        char err[HS_PATH_MAX + 256];
+        if (hs_reply_answer(fd, rc != JNI_OK, hs_text_str(&a.text), err, sizeof err) != 0) {
+            hs_error("reply file '%s': %s", reply, err);
+            rc = JNI_ERR;
+        }
+    }
+    hs_text_free(&a.text);
     return rc;
 }

@@ -646,7 +646,7 @@ static uint32_t location_named(frames *f, const char *name) {
 
 /* One sample per reached target: its class, then the chain back to the root. */
 static void add_target(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
-                       const site *s, const char *leaf, uint32_t node) {
+                       const site *s, uint32_t site_rank, const char *leaf, uint32_t node) {
     static uint32_t chain[MAX_CHAIN];
     uint32_t locs[MAX_CHAIN + 1];
     uint32_t n = hs_retention_chain(w->nodes, w->nnodes, node, chain, MAX_CHAIN);
@@ -658,7 +658,10 @@ static void add_target(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, c
         locs[i + 1] = location_named(f, name);
     }
     int64_t values[2] = {llround(s->objects / s->reached), llround(s->bytes / s->reached)};
-    hs_profile_add_sample(f->profile, locs, n + 1, values, 0);
+    char rank[16];
+    snprintf(rank, sizeof rank, "%u", site_rank);
+    if (hs_profile_add_sample(f->profile, locs, n + 1, values, 0) == 0)
+        hs_profile_label_samples(f->profile, f->profile->nsamples - 1, "site", rank);
 }
 
 static void add_samples(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
@@ -666,7 +669,8 @@ static void add_samples(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, 
     for (uint32_t j = 0; j < p->ntargets; j++) {
         const site *s = &p->sites[p->target_site[j]];
         if (w->nodes[w->first_target + j].kind != 0)
-            add_target(f, env, jni, classes, w, s, fig->site[p->target_site[j]].name,
+            add_target(f, env, jni, classes, w, s, p->target_site[j] + 1,
+                       fig->site[p->target_site[j]].name,
                        w->first_target + j);
     }
 }
@@ -694,6 +698,7 @@ static void fill_figures(hs_retention_figures *fig, walk *w, plan *p, int64_t bu
         const char *name = hs_sample_table_get(p->agent->samples, s->bucket, &b) == 0
                                ? hs_symbols_class_name(p->agent->symbols, b.key.class_id) : NULL;
         snprintf(sf->name, sizeof sf->name, "%s", name ? name : "[unknown]");
+        hs_suspect_site_key(p->agent, s->bucket, sf->key, sizeof sf->key);
         sf->targets = s->ntargets;
         sf->reached = s->reached;
         sf->bytes = s->bytes;
@@ -748,12 +753,12 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
 
 /* --- the whole -------------------------------------------------------------------------------- */
 
-static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *path,
-                          int64_t budget_ms, hs_retention_figures *fig) {
+static hs_profile *walk_and_build(hs_agent *agent, JNIEnv *jni, plan *p, int64_t budget_ms,
+                                  hs_retention_figures *fig) {
     jvmtiEnv *env = walk_env(agent);
     if (!env) {
         hs_error("paths: no JVMTI environment with the tagging capability");
-        return -1;
+        return NULL;
     }
     jclass *raw = NULL, *classes = NULL;
     walk w = {0};
@@ -764,32 +769,39 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
         classes = classes_by_node(env, jni, (jint)w.nclasses, &raw);
     }
     hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, fig) : NULL;
-    rc = prof ? hs_write_profile_file(prof, path) : -1;
     if (prof) {
         char line[1024];
         hs_retention_format_figures(fig, line, sizeof line);
         hs_info("paths: %s", line);
     } else {
-        hs_error("cannot write '%s': the retention walk failed or ran out of memory", path);
+        hs_error("paths: the retention walk failed or ran out of memory");
     }
-    hs_profile_free(prof);
     free(classes);
     if (raw) (*env)->Deallocate(env, (unsigned char *)raw);
     free(w.nodes);
     free(w.groups);
     free(w.leaf_class);
     (*env)->DisposeEnvironment(env); /* drops every tag of the walk */
-    return rc;
+    return prof;
 }
 
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t budget_ms, hs_retention_figures *figures) {
+    hs_profile *prof = hs_retention_build(agent, jni, sites, budget_ms, figures);
+    int rc = prof ? hs_write_profile_file(prof, path) : -1;
+    if (!prof) hs_error("cannot write '%s': no retention paths", path);
+    hs_profile_free(prof);
+    return rc;
+}
+
+hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
+                               hs_retention_figures *figures) {
     plan *p = calloc(1, sizeof *p);
     hs_retention_figures *fig = calloc(1, sizeof *fig);
     if (!p || !fig) {
         free(p);
         free(fig);
-        return -1;
+        return NULL;
     }
     p->agent = agent;
     p->jni = jni;
@@ -801,16 +813,16 @@ int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t 
         free(p);
         free(fig);
         hs_error("paths: no room for local references");
-        return -1;
+        return NULL;
     }
-    int rc = -1;
+    hs_profile *prof = NULL;
     if (choose_sites(p, sites) != 0)
-        hs_error("paths: live tracking is off; no paths written");
+        hs_error("paths: live tracking is off; no paths found");
     else
-        rc = walk_and_write(agent, jni, p, path, budget_ms, fig);
+        prof = walk_and_build(agent, jni, p, budget_ms, fig);
     (*jni)->PopLocalFrame(jni, NULL);
     if (figures) *figures = *fig;
     free(p);
     free(fig);
-    return rc;
+    return prof;
 }

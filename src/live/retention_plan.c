@@ -138,7 +138,7 @@ size_t hs_retention_format_site(const hs_retention_figures *f, uint32_t i, char 
     if (len) buf[0] = '\0';
     if (i >= f->nsites) return 0;
     const hs_retention_site_figures *s = &f->site[i];
-    put(&t, "site %u: %s, ", i + 1, s->name);
+    put(&t, "site %u: %s, ", i + 1, s->key[0] ? s->key : s->name);
     put_bytes(&t, s->bytes);
     put(&t, " in use: %u of %u reached", s->reached, s->targets);
     return t.need;
