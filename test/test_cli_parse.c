@@ -195,6 +195,9 @@ static void test_proc_status(void) {
     CU_ASSERT_TRUE(cli_status_catches_sigquit(status_text));
     CU_ASSERT_FALSE(cli_status_catches_sigquit("SigCgt:\t0000000101001cc8\n")); /* -Xrs */
     CU_ASSERT_FALSE(cli_status_catches_sigquit("Name:\tx\n"));
+    CU_ASSERT_FALSE(cli_status_stopped(status_text));
+    CU_ASSERT_TRUE(cli_status_stopped("Name:\tjava\nState:\tT (stopped)\n"));
+    CU_ASSERT_TRUE(cli_status_stopped("State:\tt (tracing stop)\n"));
 }
 
 static void test_maps(void) {
