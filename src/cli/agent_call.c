@@ -18,8 +18,9 @@ static void one_line(const char *text, char *out, size_t len) {
     out[0] = '\0';
     for (const char *p = text; *p && used + 1 < len;) {
         size_t n = strcspn(p, "\n");
-        if (n) {
-            int w = snprintf(out + used, len - used, "%s%.*s", used ? ": " : "", (int)n, p);
+        size_t shown = n > 0 && p[n - 1] == '.' ? n - 1 : n; /* "X was not loaded." + ": why" */
+        if (shown) {
+            int w = snprintf(out + used, len - used, "%s%.*s", used ? ": " : "", (int)shown, p);
             if (w < 0) break;
             used += (size_t)w < len - used ? (size_t)w : len - used - 1;
         }
