@@ -196,8 +196,12 @@ int cli_attach_load(const cli_target *t, const char *library, const char *option
     close(fd);
     if (rc) return rc;
     if (cli_attach_parse_response(*raw, strlen(*raw), resp) != 0) {
-        rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'%s", t->pid,
-                      *raw, **raw ? "" : "nothing (it may have closed the connection)");
+        if (!**raw && kill(t->pid, 0) != 0 && errno == ESRCH)
+            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited before it answered", t->pid);
+        else if (!**raw)
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d closed the attach connection without an answer", t->pid);
+        else
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'", t->pid, *raw);
         free(*raw);
         *raw = NULL;
     }
