@@ -171,6 +171,7 @@ static void test_rank_by_inuse_merges_sites(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "± is one standard error"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "since the agent started"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "powers of 1024"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "growth: no site's in-use bytes grew"));
     /* alloc/s over the profile's 100 s: 250 MiB / 100 s */
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "2.50 MiB/s"));
     /* mean age weighted by in-use bytes: (150 x 600 + 50 x 0) / 200 = 450 s = 8m */
@@ -191,10 +192,12 @@ static void test_rank_by_alloc_and_growth(void) {
     snprintf(f.suspects[0].key, sizeof f.suspects[0].key, "com.acme.Index.add:7 → java.util.HashMap$Node");
     f.suspects[0].growth_bytes = 3 << 20;
     f.suspects[0].growth_sigma = 1 << 18;
+    f.suspects[0].gcs = 11;
     f.nsuspects = 1;
     text = render(p, &f, HS_RANK_GROWTH, 200, 20, false);
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.acme.Index.add:7"));
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "+3.00 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "grew over the last 11 GCs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "com.acme.Cache.put:88"));
     free(text);
     text = render(p, &f, HS_RANK_INUSE, 200, 1, false); /* n=1 */
@@ -228,6 +231,65 @@ static void test_standard_error(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), cell));
     free(text);
     hs_profile_free(p);
+}
+
+static uint64_t rng_state = 0x5eed5eed12345678ULL;
+
+static double uniform(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* "±724 KiB" in the first row, in bytes. */
+static double sigma_of_first_row(const char *text) {
+    const char *cell = strstr(row(text, 1), "±");
+    double v = 0;
+    char unit[8] = "";
+    if (!cell || sscanf(cell + strlen("±"), "%lf %7s", &v, unit) != 2) return -1;
+    double scale = strcmp(unit, "KiB") == 0 ? 1024 : strcmp(unit, "MiB") == 0 ? 1 << 20 : 1;
+    return v * scale;
+}
+
+/* The ± is a standard error: over simulated samplings of one site (the JVM samples bytes at
+ * the points of a Poisson process of mean spacing I, so an object of s bytes is in the
+ * sample with p = 1 - exp(-s/I), independently of the others), the spread of the unbiased
+ * in-use estimate matches the ± the report prints. 400 trials: the spread itself is known
+ * to about 1/sqrt(2 x 399) = 3.5 %, so they must agree within 4 of that, 14 %. */
+static void test_standard_error_matches_spread(void) {
+    const int trials = 400, objects = 20000;
+    const double size = 1000, interval = 65536;
+    double p = 1 - exp(-size / interval), w = 1 / p;
+    double sum = 0, sum_sq = 0, sigma_sum = 0;
+    hs_report_facts f = facts_of(true);
+    f.interval = (int64_t)interval;
+    f.interval_now = f.interval;
+    for (int t = 0; t < trials; t++) {
+        int sampled = 0;
+        for (int i = 0; i < objects; i++) sampled += uniform() < p;
+        double estimate = sampled * w * size;
+        sum += estimate;
+        sum_sq += estimate * estimate;
+        hs_profile *prof = new_profile(4);
+        const char *frames[] = {"A.b"};
+        const int64_t lines[] = {1};
+        add_site(prof, "X", frames, lines, 1, (int64_t)size, (int64_t)llround(estimate),
+                 (int64_t)llround(estimate), 5);
+        prof = fixture_or_null(prof);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(prof);
+        char *text = render(prof, &f, HS_RANK_INUSE, 200, 20, false);
+        sigma_sum += sigma_of_first_row(text);
+        free(text);
+        hs_profile_free(prof);
+    }
+    double mean = sum / trials, spread = sqrt((sum_sq - trials * mean * mean) / (trials - 1));
+    double printed = sigma_sum / trials, truth = objects * size;
+    CU_ASSERT_TRUE(fabs(mean - truth) < 4 * spread / sqrt(trials)); /* unbiased */
+    if (fabs(printed / spread - 1) >= 0.14)
+        fprintf(stderr, "\n  printed ± %.0f, spread %.0f\n", printed, spread);
+    CU_ASSERT_TRUE(fabs(printed / spread - 1) < 0.14);
 }
 
 static void test_widths(void) {
@@ -357,6 +419,7 @@ void register_tests(void) {
     CU_add_test(suite, "ranked by in-use bytes, stacks of a site merged", test_rank_by_inuse_merges_sites);
     CU_add_test(suite, "ranked by allocation and by growth; n=", test_rank_by_alloc_and_growth);
     CU_add_test(suite, "± is one standard error of the sampling", test_standard_error);
+    CU_add_test(suite, "± matches the spread of simulated samplings", test_standard_error_matches_spread);
     CU_add_test(suite, "never wider than width=, sites cut with an ellipsis", test_widths);
     CU_add_test(suite, "live=false and an empty profile", test_live_off_and_empty);
     CU_add_test(suite, "the unattributed heap is not a ranked site", test_residual_not_ranked);
