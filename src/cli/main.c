@@ -1,0 +1,108 @@
+/* main.c: the `heapsampler` command: parses the verb, runs it, prints its one failure line.
+ *
+ * It talks to the JVM itself (HotSpot's attach protocol: no JDK needed on the host) and
+ * shares nothing with the agent but the version and the reply-file format. */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli_error.h"
+#include "temp_files.h"
+#include "verbs.h"
+
+static const char help_text[] =
+    "heapsampler " HEAPSAMPLER_VERSION ": ask the heapsampler agent in a running JVM, from your terminal\n"
+    "\n"
+    "usage:\n"
+    "  heapsampler list                                  JVMs you may attach to: pid, main class or jar,\n"
+    "                                                    JDK version, heapsampler loaded and its state\n"
+    "  heapsampler load PID [OPTIONS]                    load the agent with startup options\n"
+    "                                                    (interval=64k,dump_period=1m...); prints the\n"
+    "                                                    effective options\n"
+    "  heapsampler status PID                            the agent's status facts\n"
+    "  heapsampler dump PID -o FILE [--paths N] [--force]\n"
+    "                                                    write a profile now; the format follows FILE:\n"
+    "                                                    .pb.gz/.pb pprof, .html flame graph, .collapsed,\n"
+    "                                                    .txt the top report; --paths N also writes the\n"
+    "                                                    retention paths of the N largest sites beside\n"
+    "                                                    it (FILE-paths.pb.gz)\n"
+    "  heapsampler top PID [-n 20] [--by inuse|alloc|growth] [--stack] [--every 10s]\n"
+    "                                                    what holds the heap now; --every refreshes\n"
+    "                                                    until Ctrl-C; --stack prints whole stacks\n"
+    "  heapsampler start PID [interval=SIZE,rate=N/s,log=LEVEL]\n"
+    "                                                    sampling on again (after stop)\n"
+    "  heapsampler stop PID                              sampling off, tracked objects released\n"
+    "  heapsampler paths PID [-n 5] [-o FILE.pb.gz] [--force]\n"
+    "                                                    reference chains from GC roots to the N largest\n"
+    "                                                    in-use sites (and as pprof with -o)\n"
+    "  heapsampler help | --version\n"
+    "\n"
+    "flags:\n"
+    "  --timeout DURATION   give up after this long (default 10s; 500ms, 2m...)\n"
+    "  --lib PATH           load: the agent library (default: beside this command, or\n"
+    "                       ../lib/heapsampler/ when installed)\n"
+    "  -o, --force, -n, --by, --every, --stack, --paths: as above\n"
+    "\n"
+    "Another user's JVM needs root (files made for the JVM then belong to its user); a JVM in a\n"
+    "container is reached through /proc/PID/root (the library is copied in when not visible,\n"
+    "and stays in its /tmp/heapsampler-VERSION/). JDK 21+ prints a warning when an agent is\n"
+    "loaded into a running JVM unless started with -XX:+EnableDynamicAgentLoading.\n"
+    "\n"
+    "exit codes:\n"
+    "  0 ok                       7 heapsampler not loaded in the JVM (use load)\n"
+    "  1 usage                    8 the agent's version differs from this command's\n"
+    "  2 no such process          9 the agent answered with an error\n"
+    "  3 not a JVM               10 the output file exists (use --force)\n"
+    "  4 permission (other user) 11 writing the output file failed\n"
+    "  5 attach failed/refused   12 load: already loaded (use start)\n"
+    "  6 timeout\n"
+    "\n"
+    "examples:\n"
+    "  heapsampler list\n"
+    "  heapsampler load 4242 interval=64k,dump_period=1m\n"
+    "  heapsampler top 4242 -n 10 --every 5s\n"
+    "  heapsampler dump 4242 -o heap.html\n"
+    "  heapsampler dump 4242 -o heap.pb.gz --paths 5 && go tool pprof -top heap.pb.gz\n"
+    "  heapsampler paths 4242 -n 3\n"
+    "\n"
+    "Without this command: jcmd PID JVMTI.agent_load /path/libheapsampler.so status,file=PATH\n";
+
+/* Prints the failure, one "heapsampler: " line per line of the message. */
+static void print_failure(const cli_err *e) {
+    for (const char *p = e->msg; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n) fprintf(stderr, "heapsampler: %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    if (!e->msg[0]) fprintf(stderr, "heapsampler: failed (exit %d)\n", e->code);
+}
+
+int main(int argc, char **argv) {
+    cli_args args;
+    cli_err e = {0, ""};
+    char err[512];
+    if (cli_parse_args(argc, argv, &args, err, sizeof err) != 0) {
+        fprintf(stderr, "heapsampler: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    cli_temp_install_signals(130);
+    int rc = 0;
+    switch (args.verb) {
+    case CLI_VERB_HELP: fputs(help_text, stdout); return 0;
+    case CLI_VERB_VERSION: printf("heapsampler %s\n", HEAPSAMPLER_VERSION); return 0;
+    case CLI_VERB_LIST: rc = cli_verb_list(&args, &e); break;
+    case CLI_VERB_LOAD: rc = cli_verb_load(&args, &e); break;
+    case CLI_VERB_STATUS:
+    case CLI_VERB_START:
+    case CLI_VERB_STOP: rc = cli_verb_simple(&args, &e); break;
+    case CLI_VERB_DUMP: rc = cli_verb_dump(&args, &e); break;
+    case CLI_VERB_TOP: rc = cli_verb_top(&args, &e); break;
+    case CLI_VERB_PATHS: rc = cli_verb_paths(&args, &e); break;
+    }
+    if (rc) print_failure(&e);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "heapsampler: writing to stdout failed\n");
+        rc = CLI_EXIT_WRITE;
+    }
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* ns_path.h: what /proc says about a target process, and the paths between the host's
+ * view and the target's (pure: each takes the text of a /proc file, so containers and
+ * other users are unit-tested without either).
+ *
+ * A target may live in its own pid and mount namespaces: HotSpot knows itself by its
+ * namespaced pid (last field of "NSpid:" in /proc/PID/status) and names its files in its
+ * own root; from the host those are reached through /proc/PID/root. */
+#ifndef HS_CLI_NS_PATH_H
+#define HS_CLI_NS_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The pid in the target's own namespace (last NSpid field), or host_pid when the kernel
+ * gives no NSpid line. */
+int cli_status_nspid(const char *status, int host_pid);
+
+/* The effective uid and gid (second field of "Uid:" and "Gid:"). Returns 0, or -1. */
+int cli_status_ids(const char *status, uid_t *euid, gid_t *egid);
+
+/* Whether the process catches SIGQUIT ("SigCgt:" mask): HotSpot does once its signal
+ * handlers are installed, unless -Xrs; an uncaught SIGQUIT would kill it. */
+bool cli_status_catches_sigquit(const char *status);
+
+/* Finds the first mapping whose file is named `name` (its last path component) in the
+ * text of /proc/PID/maps; copies its path (without " (deleted)") into out. */
+bool cli_maps_find(const char *maps, const char *name, char *out, size_t len);
+
+/* "/proc/PID/root" + inner (an absolute path inside the target). Returns 0, or -1. */
+int cli_host_path(char *out, size_t len, int pid, const char *inner);
+
+/* The JDK home of a libjvm.so path (.../lib/server/libjvm.so -> ...; the JDK 8 layout
+ * .../jre/lib/amd64/server/libjvm.so -> the directory above jre). Returns 0, or -1. */
+int cli_java_home(const char *libjvm, char *out, size_t len);
+
+/* JAVA_VERSION from the text of a JDK's `release` file, quotes removed. */
+bool cli_release_version(const char *release, char *out, size_t len);
+
+/* Where `load` copies the library inside a target that cannot see ours:
+ * /tmp/heapsampler-<version>/libheapsampler.so (the directory and the file). */
+int cli_copied_lib_dir(char *out, size_t len, const char *version);
+int cli_copied_lib_path(char *out, size_t len, const char *version);
+
+/* Whether the JVM's options (NUL-separated command line, or an environment variable's
+ * value) disable attach: the last -XX:[+-]DisableAttachMechanism wins. *seen tells
+ * whether the option appeared at all. */
+bool cli_args_disable_attach(const char *args, size_t len, char sep, bool *seen);
+
+#endif

@@ -1,0 +1,223 @@
+/* verbs.c: load, status, start, stop, dump, top and paths (see verbs.h). */
+#include "verbs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_call.h"
+#include "lib_path.h"
+#include "out_file.h"
+#include "target.h"
+#include "temp_files.h"
+
+/* Inspects the target and checks that the agent is (or, for load, is not) loaded. */
+static int prepare(const cli_args *a, cli_target *t, bool want_loaded, cli_err *e) {
+    int rc = cli_target_inspect(a->pid, t, true, e);
+    if (rc) return rc;
+    if (want_loaded && !t->agent[0])
+        return cli_fail(e, CLI_EXIT_NOT_LOADED, "heapsampler is not loaded in %d; load it with: heapsampler load %d",
+                        a->pid, a->pid);
+    if (!want_loaded && t->agent[0])
+        return cli_fail(e, CLI_EXIT_LOADED, "heapsampler is already loaded in %d (%s); use heapsampler start %d",
+                        a->pid, t->agent, a->pid);
+    return 0;
+}
+
+static int enter(const cli_target *t, cli_err *e) {
+    if (cli_target_enter(t) == 0) return 0;
+    return cli_fail(e, CLI_EXIT_PERMISSION, "cannot take the JVM's user id %u: %s", (unsigned)t->euid,
+                    strerror(errno));
+}
+
+/* One command to the loaded agent, its answer in *answer. */
+static int ask(const cli_args *a, const char *command, char **answer, cli_err *e) {
+    cli_target t;
+    int rc = prepare(a, &t, true, e);
+    if (rc == 0) rc = enter(&t, e);
+    if (rc) return rc;
+    rc = cli_agent_call(&t, t.agent, command, cli_now_ms() + a->timeout_ms, answer, e);
+    cli_target_leave();
+    return rc;
+}
+
+static void print_answer(const char *answer) {
+    fputs(answer, stdout);
+    size_t n = strlen(answer);
+    if (n > 0 && answer[n - 1] != '\n') fputc('\n', stdout);
+    fflush(stdout);
+}
+
+int cli_verb_simple(const cli_args *a, cli_err *e) {
+    const char *word = a->verb == CLI_VERB_STATUS ? "status" : a->verb == CLI_VERB_STOP ? "stop" : "start";
+    char command[1100];
+    snprintf(command, sizeof command, "%s%s%s", word, a->options[0] ? "," : "", a->options);
+    char *answer;
+    int rc = ask(a, command, &answer, e);
+    if (rc) return rc;
+    print_answer(answer);
+    free(answer);
+    return 0;
+}
+
+int cli_verb_load(const cli_args *a, cli_err *e) {
+    cli_target t;
+    char lib[PATH_MAX], inner[PATH_MAX];
+    int rc = prepare(a, &t, false, e);
+    if (rc == 0) rc = cli_lib_find(a->lib, lib, sizeof lib, e);
+    if (rc == 0) rc = enter(&t, e);
+    if (rc) return rc;
+    int copied = 0;
+    char *answer = NULL;
+    rc = cli_lib_in_target(&t, lib, inner, sizeof inner, &copied, e);
+    if (rc == 0) rc = cli_agent_call(&t, inner, a->options, cli_now_ms() + a->timeout_ms, &answer, e);
+    cli_target_leave();
+    if (rc) return rc;
+    print_answer(answer);
+    free(answer);
+    if (copied)
+        printf("library copied into the JVM's filesystem at %s (it stays there: a loaded library cannot be "
+               "removed)\n", inner);
+    return 0;
+}
+
+/* An output file in the target, opened for reading before it is discarded. */
+typedef struct {
+    cli_target_file file;
+    int fd;
+} target_output;
+
+static int open_output(target_output *o, cli_err *e) {
+    o->fd = open(o->file.host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (o->fd < 0) return cli_fail(e, CLI_EXIT_AGENT, "cannot read the agent's output %s: %s", o->file.host,
+                                   strerror(errno));
+    return 0;
+}
+
+static long long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Runs `command` with out= (and paths_out= when paths_file) files made in the target, then
+ * copies them to the operator's files. */
+static int ask_with_outputs(const cli_args *a, const char *command, const char *paths_file, char **answer,
+                            cli_err *e) {
+    cli_target t;
+    int rc = prepare(a, &t, true, e);
+    if (rc == 0) rc = cli_out_check(a->out_file, a->force, e);
+    if (rc == 0 && paths_file) rc = cli_out_check(paths_file, a->force, e);
+    if (rc == 0) rc = enter(&t, e);
+    if (rc) return rc;
+    target_output out = {.fd = -1}, paths = {.fd = -1};
+    out.file.slot = paths.file.slot = -1;
+    rc = cli_target_file_create(&t, "out", &out.file, e);
+    if (rc == 0 && paths_file) rc = cli_target_file_create(&t, "paths", &paths.file, e);
+    char full[2048];
+    if (rc == 0) {
+        int n = snprintf(full, sizeof full, "%s,out=%s%s%s", command, out.file.inner,
+                         paths_file ? ",paths_out=" : "", paths_file ? paths.file.inner : "");
+        if (n < 0 || (size_t)n >= sizeof full) rc = cli_fail(e, CLI_EXIT_USAGE, "command too long");
+    }
+    if (rc == 0) rc = cli_agent_call(&t, t.agent, full, cli_now_ms() + a->timeout_ms, answer, e);
+    if (rc == 0) rc = open_output(&out, e);
+    if (rc == 0 && paths_file) rc = open_output(&paths, e);
+    cli_target_file_discard(&out.file);
+    cli_target_file_discard(&paths.file);
+    cli_target_leave();
+    if (rc == 0) rc = cli_out_copy(out.fd, a->out_file, a->force, e);
+    if (rc == 0 && paths_file) rc = cli_out_copy(paths.fd, paths_file, a->force, e);
+    if (out.fd >= 0) close(out.fd);
+    if (paths.fd >= 0) close(paths.fd);
+    if (rc) {
+        free(*answer);
+        *answer = NULL;
+    }
+    return rc;
+}
+
+int cli_verb_dump(const cli_args *a, cli_err *e) {
+    char command[128], paths_file[PATH_MAX];
+    snprintf(command, sizeof command, "dump,format=%s", a->format);
+    if (a->paths) {
+        size_t n = strlen(command);
+        snprintf(command + n, sizeof command - n, ",paths=%d", a->paths);
+        if (cli_paths_file_name(a->out_file, paths_file, sizeof paths_file) != 0)
+            return cli_fail(e, CLI_EXIT_USAGE, "path too long: %s", a->out_file);
+    }
+    char *answer = NULL;
+    int rc = ask_with_outputs(a, command, a->paths ? paths_file : NULL, &answer, e);
+    if (rc) return rc;
+    free(answer);
+    printf("wrote %s (%s, %lld bytes)\n", a->out_file, a->format, file_size(a->out_file));
+    if (a->paths) printf("wrote %s (retention paths, pprof, %lld bytes)\n", paths_file, file_size(paths_file));
+    return 0;
+}
+
+int cli_verb_paths(const cli_args *a, cli_err *e) {
+    char command[64];
+    snprintf(command, sizeof command, "paths,n=%d", a->n);
+    char *answer = NULL;
+    int rc = a->out_file ? ask_with_outputs(a, command, NULL, &answer, e) : ask(a, command, &answer, e);
+    if (rc) return rc;
+    print_answer(answer);
+    free(answer);
+    if (a->out_file) printf("wrote %s (retention paths, pprof, %lld bytes)\n", a->out_file, file_size(a->out_file));
+    return 0;
+}
+
+/* The terminal's width, or 100 when stdout is not a terminal. */
+static int terminal_width(void) {
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+    return 100;
+}
+
+static int top_once(const cli_args *a, char **answer, cli_err *e) {
+    char command[160];
+    snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s", a->n, a->by ? ",by=" : "", a->by ? a->by : "",
+             terminal_width(), a->stack ? ",stack=true" : "");
+    return ask(a, command, answer, e);
+}
+
+static void sleep_until(long when) {
+    while (!cli_temp_interrupted()) {
+        long left = when - cli_now_ms();
+        if (left <= 0) return;
+        struct timespec ts = {0, (left > 100 ? 100 : left) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int cli_verb_top(const cli_args *a, cli_err *e) {
+    char *answer = NULL;
+    if (a->every_ms == 0) {
+        int rc = top_once(a, &answer, e);
+        if (rc == 0) print_answer(answer);
+        free(answer);
+        return rc;
+    }
+    bool tty = isatty(STDOUT_FILENO);
+    cli_temp_install_signals(0); /* Ctrl-C is how `top --every` ends: exit 0, files removed */
+    for (int round = 0;; round++) {
+        long next = cli_now_ms() + a->every_ms;
+        int rc = top_once(a, &answer, e);
+        if (rc) return rc;
+        time_t now = time(NULL);
+        char stamp[32];
+        strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", localtime(&now));
+        if (tty) fputs("\033[H\033[2J", stdout);
+        else if (round > 0) fputc('\n', stdout);
+        printf("heapsampler top %d  %s  (every %.1f s; Ctrl-C to quit)\n", a->pid, stamp, a->every_ms / 1000.0);
+        print_answer(answer);
+        free(answer);
+        answer = NULL;
+        sleep_until(next);
+    }
+}
