@@ -3,8 +3,8 @@
  * @summary Bad input and bad days of the operator's command, each with its own exit code,
  *          one "heapsampler: ..." line on stderr and a bounded time: an unknown verb or
  *          flag and a pid that is not a number (1), a pid that does not exist (2), a process
- *          that is not a JVM (3, and it lives on), a JVM with -XX:+DisableAttachMechanism
- *          (5, its output untouched), a stopped JVM with --timeout 2s (6), status without
+ *          that is not a JVM (3, and it lives on), a JVM with -XX:+DisableAttachMechanism,
+ *          agent loaded at startup or not (5, its output untouched), a stopped JVM with --timeout 2s (6), status without
  *          the agent (7), a bad option to load (9, the agent's message), an existing output
  *          file without --force (10), a full disk (11, root only), load when loaded (12).
  *          No file is left behind, and the applications keep their exit codes
@@ -38,13 +38,17 @@ public class CliErrorsTest {
 
         try (Cli.Target loaded = Cli.Target.withAgent("interval=64k").jvmFlags("-Xmx64m");
              Cli.Target bare = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+EnableDynamicAgentLoading");
-             Cli.Target closed = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism")) {
+             Cli.Target closed = Cli.Target.withAgent("interval=64k").jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism");
+             Cli.Target closedBare = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism")) {
             loaded.start("CliTarget");
             bare.start("CliTarget");
             closed.start("CliTarget");
+            closedBare.start("CliTarget");
 
+            // attach refused: the agent is there but cannot be asked; or cannot be loaded
             Cli.run("status", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
-            Cli.run("load", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
+            Cli.run("top", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
+            Cli.run("load", closedBare.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closedBare.pidString());
 
             Cli.run("status", bare.pidString()).assertFailure(Cli.EXIT_NOT_LOADED, BOUND, "not loaded");
             Cli.run("top", bare.pidString()).assertFailure(Cli.EXIT_NOT_LOADED, BOUND, "not loaded");
@@ -60,9 +64,10 @@ public class CliErrorsTest {
             loaded.assertUndisturbed(CliTarget.EXIT_CODE);
             bare.assertUndisturbed(CliTarget.EXIT_CODE);
             closed.assertUndisturbed(CliTarget.EXIT_CODE);
+            closedBare.assertUndisturbed(CliTarget.EXIT_CODE);
             List<Path> dirs = new ArrayList<>(TMP);
-            dirs.addAll(List.of(loaded.dir(), bare.dir(), closed.dir()));
-            Cli.assertNoLeftovers(before, dirs, loaded.pid(), bare.pid(), closed.pid(), sleepPid);
+            dirs.addAll(List.of(loaded.dir(), bare.dir(), closed.dir(), closedBare.dir()));
+            Cli.assertNoLeftovers(before, dirs, loaded.pid(), bare.pid(), closed.pid(), closedBare.pid(), sleepPid);
         }
     }
 
@@ -74,13 +79,13 @@ public class CliErrorsTest {
         Cli.run("top", "1", "--frobnicate").assertFailure(Cli.EXIT_USAGE, QUICK, "--frobnicate");
         Cli.run("top", "1", "--by", "colour").assertFailure(Cli.EXIT_USAGE, QUICK, "colour");
         Cli.run("dump", "1").assertFailure(Cli.EXIT_USAGE, QUICK, "-o");
-        Cli.run("--timeout", "soon", "status", "1").assertFailure(Cli.EXIT_USAGE, QUICK, "soon");
+        Cli.run("status", "1", "--timeout", "soon").assertFailure(Cli.EXIT_USAGE, QUICK, "soon");
     }
 
     static void noSuchProcess() throws Exception {
-        long max = Long.parseLong(Files.readString(Paths.get("/proc/sys/kernel/pid_max")).trim());
+        long max = Long.parseLong(Cli.readProc(Paths.get("/proc/sys/kernel/pid_max")).trim());
         long pid = max - 1;
-        while (ProcessHandle.of(pid).isPresent()) pid--;
+        while (Files.exists(Paths.get("/proc/" + pid))) pid--;
         String p = Long.toString(pid);
         Cli.run("status", p).assertFailure(Cli.EXIT_NO_PROCESS, QUICK, p);
         Cli.run("load", p).assertFailure(Cli.EXIT_NO_PROCESS, QUICK, p);
@@ -144,7 +149,7 @@ public class CliErrorsTest {
     static void timeout(Cli.Target t) throws Exception {
         Cli.system("kill", "-STOP", t.pidString());
         try {
-            Cli.run("--timeout", "2s", "status", t.pidString())
+            Cli.run("status", t.pidString(), "--timeout", "2s")
                     .assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "2");
         } finally {
             Cli.system("kill", "-CONT", t.pidString());

@@ -79,7 +79,7 @@ public class CliPackageTest {
             Cli.runCommand(List.of(exe.toString(), "load", t.pidString()), Duration.ofSeconds(60)).assertOk();
             Cli.runCommand(List.of(exe.toString(), "status", t.pidString()), Duration.ofSeconds(60)).assertOk()
                     .assertStdoutContains("state: running");
-            String maps = Files.readString(Paths.get("/proc/" + t.pid() + "/maps"));
+            String maps = Cli.readProc(Paths.get("/proc/" + t.pid() + "/maps"));
             if (!maps.contains(lib.toString())) {
                 throw new AssertionError("the JVM did not map the packaged library " + lib + " (the command's relative lookup)");
             }

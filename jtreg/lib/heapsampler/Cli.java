@@ -103,6 +103,13 @@ public final class Cli {
         return r;
     }
 
+    /** A /proc file's text (Files.readString trusts the size procfs reports, and reads short). */
+    public static String readProc(Path file) throws IOException {
+        try (var in = Files.newInputStream(file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     /** Whether the test runs as root (the tests of other users and namespaces need it). */
     public static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
