@@ -234,6 +234,7 @@ public final class Cli {
         private final List<String> prefix = new ArrayList<>();
         private final List<String> jvmFlags = new ArrayList<>();
         private String agentOptions; // null: no agent at startup
+        private String classPath = System.getProperty("test.class.path");
         private Path dir;
         private Process process;
         private long pid;
@@ -261,6 +262,12 @@ public final class Cli {
             return this;
         }
 
+        /** The class path the JVM is given (default: the test's). */
+        public Target classPath(String path) {
+            classPath = path;
+            return this;
+        }
+
         public Target jvmFlags(String... flags) {
             jvmFlags.addAll(Arrays.asList(flags));
             return this;
@@ -284,7 +291,7 @@ public final class Cli {
             }
             command.addAll(jvmFlags);
             command.add("-cp");
-            command.add(System.getProperty("test.class.path"));
+            command.add(classPath);
             command.add(mainClass);
             command.addAll(Arrays.asList(args));
             System.out.println("target: " + String.join(" ", command));
