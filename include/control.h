@@ -3,9 +3,12 @@
  * jcmd's JVMTI.agent_load of a library already loaded calls its Agent_OnAttach again;
  * agent.c hands the options string here. Commands run one at a time on the attach
  * thread, serialized with VMDeath by the agent's lifecycle_lock. A command's answer
- * (the status lines, the path a dump went to) goes to the JVM's stdout, each line
- * prefixed "heapsampler: ", or to file= where the command takes one; errors are one
- * "heapsampler:" line on stderr. No command ever ends the JVM. */
+ * (the status lines, the report, the path a dump went to) goes to the JVM's stdout, each
+ * line prefixed "heapsampler: ", or to file= where the command takes one; errors are one
+ * "heapsampler:" line on stderr. With reply=PATH (reply.h) the answer, or the command's
+ * own errors, go into that file instead, after its header line, and nothing goes to the
+ * JVM's stdout or stderr (but a reply file that cannot be opened: one stderr line). No
+ * command ever ends the JVM. */
 #ifndef HS_CONTROL_H
 #define HS_CONTROL_H
 

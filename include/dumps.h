@@ -27,6 +27,8 @@
 #include <stddef.h>
 
 #include "agent.h"
+#include "profile_output.h"
+#include "snapshot.h"
 
 /* Agent_OnLoad/OnAttach: adds can_generate_resource_exhaustion_heap_events to wanted when
  * the JVM offers it and oom=true. */
@@ -57,6 +59,26 @@ int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni);
  * NULL). Any Java thread with a JNIEnv, while the tables exist. 0, or -1 (logged). */
 int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *written,
                        size_t written_len);
+
+/* An on-demand dump with its own encoding or destination (the attach `dump` with format=
+ * or out=). */
+typedef struct {
+    const char *path;          /* as hs_dumps_write_now's; unused when fd >= 0 */
+    int fd;                    /* >= 0: out= (reply.h), closed after; -1: a path */
+    const char *out_name;      /* the fd's path, for messages and status */
+    hs_profile_encoder encode; /* NULL: format= and collapsed= of the startup options */
+    void *ctx;                 /* the encoder's */
+    hs_snapshot_live *live_out; /* filled by the snapshot (NULL: not wanted); an encoder
+                                 * may read it through ctx */
+} hs_dump_request;
+
+/* hs_dumps_write_now for a request. 0, or -1 (logged). The fd is closed either way. */
+int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *req,
+                           char *written, size_t written_len);
+
+/* The on-demand profile in memory, built under the dumps lock (the `top` report): NULL on
+ * failure (logged). Not counted as a dump. */
+hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out);
 
 /* Status lines for the attach "status" command, one fact per line ending in '\n':
  *   dumps: <n> written, <m> failed

@@ -21,16 +21,15 @@ static bool needs_value(const char *arg) {
 
 void cli_main_class(const char *cmdline, size_t len, char *out, size_t outlen) {
     snprintf(out, outlen, "?");
-    /* argv as pointers into cmdline (which ends with a NUL when the kernel gave it whole) */
+    /* argv as copies (a process may leave its last argument without a NUL) */
+    char copy[8192];
     const char *args[512];
     size_t argc = 0;
-    for (size_t i = 0; i < len && argc < sizeof args / sizeof args[0];) {
-        args[argc++] = cmdline + i;
-        size_t n = strnlen(cmdline + i, len - i);
-        if (i + n >= len) break; /* an unterminated last argument: ignore it */
-        i += n + 1;
-    }
-    if (argc > 0 && cmdline[len - 1] != '\0') argc--;
+    if (len >= sizeof copy) len = sizeof copy - 1;
+    memcpy(copy, cmdline, len);
+    copy[len] = '\0';
+    for (size_t i = 0; i < len && argc < sizeof args / sizeof args[0]; i += strlen(copy + i) + 1)
+        args[argc++] = copy + i;
     for (size_t i = 1; i < argc; i++) {
         const char *a = args[i];
         if ((strcmp(a, "-jar") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--module") == 0)) {
