@@ -150,7 +150,7 @@ public class CliErrorsTest {
         Cli.system("kill", "-STOP", t.pidString());
         try {
             Cli.run("status", t.pidString(), "--timeout", "2s")
-                    .assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "2");
+                    .assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "timeout");
         } finally {
             Cli.system("kill", "-CONT", t.pidString());
         }

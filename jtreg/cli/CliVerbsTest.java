@@ -56,12 +56,12 @@ public class CliVerbsTest {
                     .assertStdoutContains("interval: 16384");
             top(pid);
             dumps(t);
+            paths(pid); // before stop: stop releases the tracked objects
             Cli.run("stop", pid).assertOk();
             Cli.run("status", pid).assertOk().assertStdoutContains("state: stopped");
             Cli.run("start", pid, "interval=32k").assertOk();
             Cli.run("status", pid).assertOk().assertStdoutContains("state: running")
                     .assertStdoutContains("interval: 32768");
-            paths(pid);
             help();
             Cli.run("--version").assertOk().assertStdoutMatches("\\b\\d+\\.\\d+\\.\\d+\\b");
             t.assertUndisturbed(CliTarget.EXIT_CODE);
@@ -144,6 +144,10 @@ public class CliVerbsTest {
         assertOperatorOwns(txt);
         String report = Files.readString(txt);
         if (!report.contains("CliTarget.retain") || !report.contains("byte[]")) throw new AssertionError("x.txt:\n" + report);
+        try (var files = Files.list(out)) { // no temporary file beside them
+            List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            if (!names.equals(List.of("x.collapsed", "x.html", "x.pb.gz", "x.txt"))) throw new AssertionError(out + " holds " + names);
+        }
     }
 
     static void assertOperatorOwns(Path file) throws Exception {

@@ -432,7 +432,8 @@ public final class Cli {
 
     /**
      * The files the command must never leave behind, present now: .attach_pid<PID> for
-     * the given pids, and heapsampler* or .heapsampler* names, in each directory.
+     * the given pids, and its temporary files (.heapsampler*, .libheapsampler*), in each
+     * directory. (The agent's own profiles, heapsampler-<pid>.pb.gz, are the application's.)
      */
     public static Set<Path> leftovers(List<Path> dirs, long... pids) throws IOException {
         Set<Path> found = new HashSet<>();
@@ -449,8 +450,7 @@ public final class Cli {
         for (long pid : pids) {
             if (name.equals(".attach_pid" + pid)) return true;
         }
-        String n = name.startsWith(".") ? name.substring(1) : name;
-        return n.startsWith("heapsampler");
+        return name.startsWith(".heapsampler") || name.startsWith(".libheapsampler");
     }
 
     /**
