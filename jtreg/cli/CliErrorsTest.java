@@ -3,7 +3,7 @@
  * @summary Bad input and bad days of the operator's command, each with its own exit code,
  *          one "heapsampler: ..." line on stderr and a bounded time: an unknown verb or
  *          flag and a pid that is not a number (1), a pid that does not exist (2), a process
- *          that is not a JVM (3, and it lives on), a JVM with -XX:+DisableAttachMechanism,
+ *          that is not a JVM (3, and it lives on), an agent of another version (8), a JVM with -XX:+DisableAttachMechanism,
  *          agent loaded at startup or not (5, its output untouched), a stopped JVM with --timeout 2s (6), status without
  *          the agent (7), a bad option to load (9, the agent's message), an existing output
  *          file without --force (10), a full disk (11, root only), load when loaded (12).
@@ -39,11 +39,14 @@ public class CliErrorsTest {
         try (Cli.Target loaded = Cli.Target.withAgent("interval=64k").jvmFlags("-Xmx64m");
              Cli.Target bare = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+EnableDynamicAgentLoading");
              Cli.Target closed = Cli.Target.withAgent("interval=64k").jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism");
-             Cli.Target closedBare = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism")) {
+             Cli.Target closedBare = Cli.Target.withoutAgent().jvmFlags("-Xmx64m", "-XX:+DisableAttachMechanism");
+             Cli.Target other = Cli.Target.withoutAgent().jvmFlags("-Xmx64m")) {
             loaded.start("CliTarget");
             bare.start("CliTarget");
             closed.start("CliTarget");
             closedBare.start("CliTarget");
+            other.jvmFlags("-agentpath:" + otherVersion(other)).start("CliTarget");
+            Cli.run("status", other.pidString()).assertFailure(Cli.EXIT_VERSION, BOUND, "9.9.9");
 
             // attach refused: the agent is there but cannot be asked; or cannot be loaded
             Cli.run("status", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
@@ -65,10 +68,30 @@ public class CliErrorsTest {
             bare.assertUndisturbed(CliTarget.EXIT_CODE);
             closed.assertUndisturbed(CliTarget.EXIT_CODE);
             closedBare.assertUndisturbed(CliTarget.EXIT_CODE);
+            other.assertUndisturbed(CliTarget.EXIT_CODE);
             List<Path> dirs = new ArrayList<>(TMP);
-            dirs.addAll(List.of(loaded.dir(), bare.dir(), closed.dir(), closedBare.dir()));
-            Cli.assertNoLeftovers(before, dirs, loaded.pid(), bare.pid(), closed.pid(), closedBare.pid(), sleepPid);
+            dirs.addAll(List.of(loaded.dir(), bare.dir(), closed.dir(), closedBare.dir(), other.dir()));
+            Cli.assertNoLeftovers(before, dirs, loaded.pid(), bare.pid(), closed.pid(), closedBare.pid(), other.pid(), sleepPid);
         }
+    }
+
+    /** A copy of the agent whose version string says 9.9.9 (the same length as ours). */
+    static Path otherVersion(Cli.Target t) throws Exception {
+        String ours = Cli.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
+        byte[] lib = Files.readAllBytes(heapsampler.AgentRunner.agentLibrary());
+        byte[] from = ours.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] to = ours.replaceAll("[0-9]", "9").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        if (!ours.replaceAll("[0-9]", "9").equals("9.9.9")) throw new AssertionError("version " + ours + " is not N.N.N");
+        int patched = 0;
+        for (int i = 0; i + from.length <= lib.length; i++) {
+            if (java.util.Arrays.equals(lib, i, i + from.length, from, 0, from.length) && lib[i + from.length] == 0) {
+                System.arraycopy(to, 0, lib, i, to.length);
+                patched++;
+            }
+        }
+        if (patched != 1) throw new AssertionError("the version string " + ours + " is in the library " + patched + " times");
+        Path dir = Files.createDirectories(heapsampler.AgentRunner.newRunDirectory("other-version"));
+        return Files.write(dir.resolve("libheapsampler.so"), lib);
     }
 
     static void usage() throws Exception {

@@ -5,7 +5,7 @@
  *          retaining site first with its class; dump -o writes pprof (go tool pprof reads
  *          it), HTML, collapsed and the text report, as the operator's files; stop/start;
  *          paths -n 2 prints a chain; help; --version. The application's output and exit
- *          code are its own; no file is left behind
+ *          code are its own; no file is left behind. Also paths -o, dump --paths, load --lib
  * @library /lib
  * @build CliTarget
  * @run driver CliVerbsTest startup
@@ -48,7 +48,14 @@ public class CliVerbsTest {
             } else {
                 listShows(pid, false);
                 Cli.run("status", pid).assertFailure(Cli.EXIT_NOT_LOADED, BOUND, "not loaded");
-                Cli.run("load", pid, "interval=16k").assertOk().assertStdoutContains("interval");
+                // --lib: a copy elsewhere is the one loaded
+                Path copy = Files.createDirectories(t.dir().resolveSibling(t.dir().getFileName() + "-lib"))
+                        .resolve("libheapsampler.so");
+                Files.copy(heapsampler.AgentRunner.agentLibrary(), copy);
+                Cli.run("load", pid, "interval=16k", "--lib", copy.toString()).assertOk().assertStdoutContains("interval");
+                if (!Cli.readProc(Paths.get("/proc/" + pid + "/maps")).contains(copy.toString())) {
+                    throw new AssertionError("load --lib " + copy + ": the JVM did not map it");
+                }
                 listShows(pid, true);
                 t.command("retain", "retained"); // allocated while the agent samples
             }
@@ -56,7 +63,7 @@ public class CliVerbsTest {
                     .assertStdoutContains("interval: 16384");
             top(pid);
             dumps(t);
-            paths(pid); // before stop: stop releases the tracked objects
+            paths(t); // before stop: stop releases the tracked objects
             Cli.run("stop", pid).assertOk();
             Cli.run("status", pid).assertOk().assertStdoutContains("state: stopped");
             Cli.run("start", pid, "interval=32k").assertOk();
@@ -156,8 +163,21 @@ public class CliVerbsTest {
         if (!uid.equals(me)) throw new AssertionError(file + " belongs to uid " + uid + ", not " + me);
     }
 
-    /** paths -n 2: indented chains from a root down to the retained byte[]. */
-    static void paths(String pid) throws Exception {
+    /**
+     * paths -n 2: indented chains from a root down to the retained byte[]; paths -o and
+     * dump --paths write them as pprof.
+     */
+    static void paths(Cli.Target t) throws Exception {
+        String pid = t.pidString();
+        Path out = Files.createDirectories(t.dir().resolveSibling(t.dir().getFileName() + "-paths"));
+        Path p = out.resolve("p.pb.gz");
+        Cli.run("paths", pid, "-n", "1", "-o", p.toString()).assertOk();
+        assertHasHolder(p);
+        Path d = out.resolve("d.pb.gz");
+        Cli.run("dump", pid, "-o", d.toString(), "--paths", "1").assertOk();
+        Pprof.read(d).validate();
+        assertHasHolder(out.resolve("d-paths.pb.gz"));
+
         Cli.Result r = Cli.run("paths", pid, "-n", "2").assertOk();
         List<String> lines = r.stdout.lines().toList();
         int holder = -1, leaf = -1;
@@ -167,6 +187,13 @@ public class CliVerbsTest {
         }
         if (holder < 0 || leaf < 0) r.fail("no chain from CliTarget.HOLDER down to byte[]");
         if (indent(lines.get(leaf)) <= indent(lines.get(holder))) r.fail("the chain is not indented");
+    }
+
+    static void assertHasHolder(Path file) throws Exception {
+        Pprof p = Pprof.read(file).validate();
+        if (p.samples.stream().noneMatch(s -> p.stackNames(s).contains("CliTarget.HOLDER"))) {
+            throw new AssertionError(file + ": no path through CliTarget.HOLDER");
+        }
     }
 
     static int indent(String line) {
