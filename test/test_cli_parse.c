@@ -195,6 +195,9 @@ static void test_proc_status(void) {
     CU_ASSERT_TRUE(cli_status_catches_sigquit(status_text));
     CU_ASSERT_FALSE(cli_status_catches_sigquit("SigCgt:\t0000000101001cc8\n")); /* -Xrs */
     CU_ASSERT_FALSE(cli_status_catches_sigquit("Name:\tx\n"));
+    CU_ASSERT_FALSE(cli_status_stopped(status_text));
+    CU_ASSERT_TRUE(cli_status_stopped("Name:\tjava\nState:\tT (stopped)\n"));
+    CU_ASSERT_TRUE(cli_status_stopped("State:\tt (tracing stop)\n"));
 }
 
 static void test_maps(void) {
@@ -270,6 +273,8 @@ static void test_main_class(void) {
     MAIN_OF("java\0--add-opens\0java.base/java.lang=ALL-UNNAMED\0Main", "Main");
     MAIN_OF("java\0-Djava.util.logging.config.file=/c/logging.properties\0-classpath\0/c/bootstrap.jar\0"
             "org.apache.catalina.startup.Bootstrap\0start", "org.apache.catalina.startup.Bootstrap");
+    MAIN_OF("/usr/lib/jvm/jdk/bin/javac\0-J-Dx=y\0-d\0out\0A.java", "javac");
+    MAIN_OF("/opt/app/bin/appserver\0-Xmx1g", "appserver");
     MAIN_OF("java\0-version", "?");
     MAIN_OF("java\0-jar", "?");
     expect_main("java\0Main", 9, "Main"); /* a last argument without its NUL */

@@ -71,6 +71,9 @@ static int start_listener(const cli_target *t, const char *sock, long deadline, 
     if (cli_target_attach_disabled(t->pid))
         return cli_fail(e, CLI_EXIT_ATTACH, "process %d runs with -XX:+DisableAttachMechanism: it refuses "
                                             "every attach", t->pid);
+    if (cli_target_stopped(t->pid))
+        return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d is stopped (SIGSTOP or a debugger): it cannot answer "
+                                             "until resumed", t->pid);
     char trigger[PATH_MAX];
     int slot = create_trigger(t, trigger, sizeof trigger);
     if (slot == -1)

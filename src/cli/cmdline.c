@@ -30,6 +30,13 @@ void cli_main_class(const char *cmdline, size_t len, char *out, size_t outlen) {
     copy[len] = '\0';
     for (size_t i = 0; i < len && argc < sizeof args / sizeof args[0]; i += strlen(copy + i) + 1)
         args[argc++] = copy + i;
+    if (argc == 0) return;
+    const char *slash = strrchr(args[0], '/');
+    const char *launcher = slash ? slash + 1 : args[0];
+    if (strcmp(launcher, "java") != 0 && strcmp(launcher, "javaw") != 0) { /* javac, jshell, a native launcher */
+        snprintf(out, outlen, "%s", launcher);
+        return;
+    }
     for (size_t i = 1; i < argc; i++) {
         const char *a = args[i];
         if ((strcmp(a, "-jar") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--module") == 0)) {

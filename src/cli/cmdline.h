@@ -2,7 +2,8 @@
  *
  * Reads the NUL-separated /proc/PID/cmdline of a java launcher: skips the launcher and
  * the JVM's options (with the values of -cp, --module-path and the like), and names
- * `-jar X` as X, `-m mod/cls` as mod/cls, else the main class (or source file). */
+ * `-jar X` as X, `-m mod/cls` as mod/cls, else the main class (or source file). Another
+ * launcher (javac, jshell, a product's own binary) is named by its file name. */
 #ifndef HS_CLI_CMDLINE_H
 #define HS_CLI_CMDLINE_H
 

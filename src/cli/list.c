@@ -39,6 +39,14 @@ static void agent_state(const cli_target *t, char *out, size_t len) {
         snprintf(out, len, "-");
         return;
     }
+    /* Only a JVM whose attach listener runs is asked: starting one (SIGQUIT) in every JVM of
+     * the host just to list them would be intrusive. */
+    char sock[PATH_MAX];
+    snprintf(sock, sizeof sock, "/proc/%d/root/tmp/.java_pid%d", t->pid, t->nspid);
+    if (access(sock, F_OK) != 0) {
+        snprintf(out, len, "loaded (not asked yet: heapsampler status %d)", t->pid);
+        return;
+    }
     if (cli_target_enter(t) != 0) {
         snprintf(out, len, "loaded (cannot ask)");
         return;

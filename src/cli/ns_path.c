@@ -60,6 +60,13 @@ bool cli_status_catches_sigquit(const char *status) {
     return (mask >> (3 - 1)) & 1; /* SIGQUIT is 3; bit n-1 */
 }
 
+bool cli_status_stopped(const char *status) {
+    const char *p = find_line(status, "State:");
+    if (!p) return false;
+    while (*p == ' ' || *p == '\t') p++;
+    return *p == 'T' || *p == 't';
+}
+
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len) {
     size_t name_len = strlen(name);
     for (const char *p = maps; p && *p;) {

@@ -23,6 +23,10 @@ int cli_status_ids(const char *status, uid_t *euid, gid_t *egid);
  * handlers are installed, unless -Xrs; an uncaught SIGQUIT would kill it. */
 bool cli_status_catches_sigquit(const char *status);
 
+/* Whether the process is stopped ("State:" T or t: SIGSTOP, a debugger): it would take a
+ * SIGQUIT only when resumed, and print a thread dump then if the trigger is gone. */
+bool cli_status_stopped(const char *status);
+
 /* Finds the first mapping whose file is named `name` (its last path component) in the
  * text of /proc/PID/maps; copies its path (without " (deleted)") into out. */
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len);

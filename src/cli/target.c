@@ -113,6 +113,15 @@ int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
     return 0;
 }
 
+bool cli_target_stopped(int pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    char *status = cli_read_file(path, 1 << 16, NULL);
+    bool stopped = status && cli_status_stopped(status);
+    free(status);
+    return stopped;
+}
+
 /* Whether NUL- or space-separated args disable attach; updates *disabled if the option is seen. */
 static void scan_options(const char *text, size_t len, char sep, bool *disabled) {
     bool seen;

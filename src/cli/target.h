@@ -34,6 +34,9 @@ char *cli_read_file(const char *path, size_t max, size_t *len);
  * need_jvm is false, a process that is not a JVM is not an error (t->libjvm stays ""). */
 int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e);
 
+/* Whether the process is stopped now (SIGSTOP, a debugger). */
+bool cli_target_stopped(int pid);
+
 /* Whether the JVM's command line or its option variables disable attach. */
 bool cli_target_attach_disabled(int pid);
 

@@ -105,6 +105,23 @@ static long long file_size(const char *path) {
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
+/* Drops the answer's lines that name `inner` (a file in the target the operator never sees:
+ * the command prints where the copy went instead). */
+static void drop_lines_naming(char *answer, const char *inner) {
+    char *w = answer;
+    for (const char *r = answer; *r;) {
+        size_t n = strcspn(r, "\n") + (r[strcspn(r, "\n")] == '\n');
+        bool names = false;
+        for (const char *p = strstr(r, inner); p && !names; p = strstr(p + 1, inner)) names = p < r + n;
+        if (!names) {
+            memmove(w, r, n);
+            w += n;
+        }
+        r += n;
+    }
+    *w = '\0';
+}
+
 /* Runs `command` with out= (and paths_out= when paths_file) files made in the target, then
  * copies them to the operator's files. */
 static int ask_with_outputs(const cli_args *a, const char *command, const char *paths_file, char **answer,
@@ -126,7 +143,11 @@ static int ask_with_outputs(const cli_args *a, const char *command, const char *
         if (n < 0 || (size_t)n >= sizeof full) rc = cli_fail(e, CLI_EXIT_USAGE, "command too long");
     }
     if (rc == 0) rc = cli_agent_call(&t, t.agent, full, cli_now_ms() + a->timeout_ms, answer, e);
-    if (rc == 0) rc = open_output(&out, e);
+    if (rc == 0) {
+        drop_lines_naming(*answer, out.file.inner);
+        if (paths_file) drop_lines_naming(*answer, paths.file.inner);
+        rc = open_output(&out, e);
+    }
     if (rc == 0 && paths_file) rc = open_output(&paths, e);
     cli_target_file_discard(&out.file);
     cli_target_file_discard(&paths.file);

@@ -20,7 +20,8 @@
 #include "live_scale.h"
 
 #define KEY_MAX 512
-#define SITE_MIN_WIDTH 24 /* the site column never gets narrower than this */
+/* Columns are dropped until the site column gets the widest site, or at least this. */
+#define SITE_MIN_WIDTH 40
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ARROW "\xe2\x86\x92"
 
@@ -321,8 +322,14 @@ static size_t fixed_width(const layout *l) {
     return w;
 }
 
-static void plan_layout(const report_ctx *c, const row_cells *cells, uint32_t n, unsigned width,
-                        layout *l) {
+static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *rows,
+                        uint32_t n, unsigned width, layout *l) {
+    size_t site_need = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        size_t w = display_width(rows[r].key);
+        if (w > site_need) site_need = w;
+    }
+    if (site_need > SITE_MIN_WIDTH) site_need = SITE_MIN_WIDTH;
     for (int i = 0; i < NCOLS; i++) {
         l->shown[i] = true;
         l->width[i] = display_width(titles[i]);
@@ -335,7 +342,7 @@ static void plan_layout(const report_ctx *c, const row_cells *cells, uint32_t n,
         l->shown[COL_INUSE] = l->shown[COL_SIGMA] = l->shown[COL_HEAP] = l->shown[COL_AGE] =
             l->shown[COL_GROWTH] = false;
     for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0] &&
-                       fixed_width(l) + SITE_MIN_WIDTH > width; d++)
+                       fixed_width(l) + site_need > width; d++)
         l->shown[drop_order[d]] = false;
     size_t fixed = fixed_width(l);
     l->site_width = width > fixed ? width - fixed : 1;
@@ -468,7 +475,7 @@ static int write_table(hs_text *out, const report_ctx *c, site_row *rows, uint32
     if (!cells) return -1;
     for (uint32_t i = 0; i < shown; i++) fill_cells(c, &rows[i], i + 1, &cells[i]);
     layout l;
-    plan_layout(c, cells, shown, o->width, &l);
+    plan_layout(c, cells, rows, shown, o->width, &l);
     hs_text_puts(out, "\n");
     append_row(out, &l, titles, "site (first frame outside the JDK " ARROW " allocated class)");
     for (uint32_t i = 0; i < shown; i++) {
