@@ -61,9 +61,7 @@ public class CliContainerTest {
             Cli.Result load = Cli.run("load", pid, "interval=16k").assertOk();
             t.command("retain", "retained");
             Cli.run("status", pid).assertOk().assertStdoutContains("state: running");
-            Cli.Result top = Cli.run("top", pid).assertOk();
-            String first = top.stdout.lines().filter(l -> l.matches("\\s*1\\s.*")).findFirst().orElse("");
-            if (!first.contains("CliTarget.retain")) top.fail("the first row is not CliTarget.retain: " + first);
+            Cli.run("top", pid).assertOk().assertFirstRow("CliTarget.retain", "byte[]");
             Path out = Files.createDirectories(t.dir().resolveSibling(t.dir().getFileName() + "-out"));
             Path dump = out.resolve("container.pb.gz");
             Cli.run("dump", pid, "-o", dump.toString()).assertOk();

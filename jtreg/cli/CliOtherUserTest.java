@@ -69,9 +69,7 @@ public class CliOtherUserTest {
             for (Cli.Target t : List.of(withAgent, bare)) {
                 String pid = t.pidString();
                 Cli.run("status", pid).assertOk().assertStdoutContains("state: running");
-                Cli.Result top = Cli.run("top", pid).assertOk();
-                String first = top.stdout.lines().filter(l -> l.matches("\\s*1\\s.*")).findFirst().orElse("");
-                if (!first.contains("CliTarget.retain")) top.fail("the first row is not CliTarget.retain: " + first);
+                Cli.run("top", pid).assertOk().assertFirstRow("CliTarget.retain", "byte[]");
                 Path dump = out.resolve("user-" + pid + ".pb.gz");
                 Cli.run("dump", pid, "-o", dump.toString()).assertOk();
                 Object fileOwner = Files.getAttribute(dump, "unix:uid");

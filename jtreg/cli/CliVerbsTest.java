@@ -92,21 +92,11 @@ public class CliVerbsTest {
 
     /** top: the first row is CliTarget.retain -> byte[]; --stack adds the whole stack. */
     static void top(String pid) throws Exception {
-        Cli.Result r = Cli.run("top", pid).assertOk();
-        String first = firstRow(r);
-        if (!first.contains("CliTarget.retain") || !first.contains("byte[]")) {
-            r.fail("the first row is not CliTarget.retain -> byte[]: " + first);
-        }
-        Cli.Result n = Cli.run("top", pid, "-n", "2", "--by", "alloc").assertOk();
+        Cli.run("top", pid).assertOk().assertFirstRow("CliTarget.retain", "byte[]");
+        Cli.Result n = Cli.run("top", pid, "-n", "2", "--by", "alloc").assertOk().assertFirstRow();
         if (n.stdout.lines().anyMatch(l -> l.matches("\\s*3\\s.*"))) n.fail("-n 2 printed a third row");
-        firstRow(n);
         Cli.run("top", pid, "--by", "growth").assertOk();
         Cli.run("top", pid, "--stack").assertOk().assertStdoutContains("CliTarget.main");
-    }
-
-    static String firstRow(Cli.Result r) {
-        return r.stdout.lines().filter(l -> l.matches("\\s*1\\s.*")).findFirst()
-                .orElseThrow(() -> new AssertionError("no row ranked 1\n" + r.describe()));
     }
 
     /** dump -o in every format, into a directory that is not the target's. */

@@ -207,6 +207,16 @@ public final class Cli {
             return this;
         }
 
+        /** The report's row ranked 1 (top, dump -o x.txt): it must contain each text given. */
+        public Result assertFirstRow(String... texts) {
+            String first = stdout.lines().filter(l -> l.matches("\\s*1\\s.*")).findFirst().orElse(null);
+            if (first == null) fail("no row ranked 1");
+            for (String t : texts) {
+                if (!first.contains(t)) fail("the row ranked 1 lacks \"" + t + "\": " + first);
+            }
+            return this;
+        }
+
         /** The stdout lines containing text. */
         public List<String> linesWith(String text) {
             return stdout.lines().filter(l -> l.contains(text)).collect(Collectors.toList());
