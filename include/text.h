@@ -20,6 +20,9 @@ void hs_text_puts(hs_text *t, const char *s);
 void hs_text_printf(hs_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* n copies of byte c. */
 void hs_text_repeat(hs_text *t, char c, size_t n);
+/* Room for `more` bytes (and a NUL) at data + len, for a writer that then adds what it
+ * wrote to len and puts the NUL; NULL (failed set) when it cannot be had. */
+char *hs_text_reserve(hs_text *t, size_t more);
 /* The text so far ("" when empty). */
 const char *hs_text_str(const hs_text *t);
 void hs_text_free(hs_text *t);

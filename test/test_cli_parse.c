@@ -198,6 +198,8 @@ static void test_proc_status(void) {
     CU_ASSERT_FALSE(cli_status_stopped(status_text));
     CU_ASSERT_TRUE(cli_status_stopped("Name:\tjava\nState:\tT (stopped)\n"));
     CU_ASSERT_TRUE(cli_status_stopped("State:\tt (tracing stop)\n"));
+    CU_ASSERT_FALSE(cli_status_exited(status_text));
+    CU_ASSERT_TRUE(cli_status_exited("State:\tZ (zombie)\n"));
 }
 
 static void test_maps(void) {

@@ -171,10 +171,12 @@ static void test_top(void) {
 
 static void test_dump_format_and_out(void) {
     CU_ASSERT_EQUAL(parse_ok("dump").format, HS_DUMP_STARTUP_FORMAT);
-    CU_ASSERT_EQUAL(parse_ok("dump,format=pprof").format, HS_DUMP_PPROF);
-    CU_ASSERT_EQUAL(parse_ok("dump,format=html").format, HS_DUMP_HTML);
-    CU_ASSERT_EQUAL(parse_ok("dump,format=collapsed").format, HS_DUMP_COLLAPSED);
-    CU_ASSERT_EQUAL(parse_ok("dump,format=text").format, HS_DUMP_TEXT);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=pprof").format, HS_DUMP_PPROF); /* the startup one */
+    CU_ASSERT_EQUAL(parse_ok("dump,format=html,file=/tmp/d.html").format, HS_DUMP_HTML);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=collapsed,out=/tmp/d").format, HS_DUMP_COLLAPSED);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=text,file=d.txt").format, HS_DUMP_TEXT);
+    expect_error("dump,format=html", "bad command 'dump,format=html': format=html needs file= or "
+                                     "out= (the startup file= names pprof files)" ACCEPTED);
     hs_command d = parse_ok("dump,format=text,out=/tmp/o.txt");
     CU_ASSERT_STRING_EQUAL(d.out, "/tmp/o.txt");
     CU_ASSERT_EQUAL(d.options.format, HS_FORMAT_PPROF); /* the startup format, untouched */

@@ -230,6 +230,65 @@ static void test_standard_error(void) {
     hs_profile_free(p);
 }
 
+static uint64_t rng_state = 0x5eed5eed12345678ULL;
+
+static double uniform(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* "±724 KiB" in the first row, in bytes. */
+static double sigma_of_first_row(const char *text) {
+    const char *cell = strstr(row(text, 1), "±");
+    double v = 0;
+    char unit[8] = "";
+    if (!cell || sscanf(cell + strlen("±"), "%lf %7s", &v, unit) != 2) return -1;
+    double scale = strcmp(unit, "KiB") == 0 ? 1024 : strcmp(unit, "MiB") == 0 ? 1 << 20 : 1;
+    return v * scale;
+}
+
+/* The ± is a standard error: over simulated samplings of one site (the JVM samples bytes at
+ * the points of a Poisson process of mean spacing I, so an object of s bytes is in the
+ * sample with p = 1 - exp(-s/I), independently of the others), the spread of the unbiased
+ * in-use estimate matches the ± the report prints. 400 trials: the spread itself is known
+ * to about 1/sqrt(2 x 399) = 3.5 %, so they must agree within 4 of that, 14 %. */
+static void test_standard_error_matches_spread(void) {
+    const int trials = 400, objects = 20000;
+    const double size = 1000, interval = 65536;
+    double p = 1 - exp(-size / interval), w = 1 / p;
+    double sum = 0, sum_sq = 0, sigma_sum = 0;
+    hs_report_facts f = facts_of(true);
+    f.interval = (int64_t)interval;
+    f.interval_now = f.interval;
+    for (int t = 0; t < trials; t++) {
+        int sampled = 0;
+        for (int i = 0; i < objects; i++) sampled += uniform() < p;
+        double estimate = sampled * w * size;
+        sum += estimate;
+        sum_sq += estimate * estimate;
+        hs_profile *prof = new_profile(4);
+        const char *frames[] = {"A.b"};
+        const int64_t lines[] = {1};
+        add_site(prof, "X", frames, lines, 1, (int64_t)size, (int64_t)llround(estimate),
+                 (int64_t)llround(estimate), 5);
+        prof = fixture_or_null(prof);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(prof);
+        char *text = render(prof, &f, HS_RANK_INUSE, 200, 20, false);
+        sigma_sum += sigma_of_first_row(text);
+        free(text);
+        hs_profile_free(prof);
+    }
+    double mean = sum / trials, spread = sqrt((sum_sq - trials * mean * mean) / (trials - 1));
+    double printed = sigma_sum / trials, truth = objects * size;
+    CU_ASSERT_TRUE(fabs(mean - truth) < 4 * spread / sqrt(trials)); /* unbiased */
+    if (fabs(printed / spread - 1) >= 0.14)
+        fprintf(stderr, "\n  printed ± %.0f, spread %.0f\n", printed, spread);
+    CU_ASSERT_TRUE(fabs(printed / spread - 1) < 0.14);
+}
+
 static void test_widths(void) {
     hs_profile *p = new_profile(4);
     const char *frames[] = {"com.example.a.very.long.package.name.that.goes.on.and.on.Klass.method"};
@@ -357,6 +416,7 @@ void register_tests(void) {
     CU_add_test(suite, "ranked by in-use bytes, stacks of a site merged", test_rank_by_inuse_merges_sites);
     CU_add_test(suite, "ranked by allocation and by growth; n=", test_rank_by_alloc_and_growth);
     CU_add_test(suite, "± is one standard error of the sampling", test_standard_error);
+    CU_add_test(suite, "± matches the spread of simulated samplings", test_standard_error_matches_spread);
     CU_add_test(suite, "never wider than width=, sites cut with an ellipsis", test_widths);
     CU_add_test(suite, "live=false and an empty profile", test_live_off_and_empty);
     CU_add_test(suite, "the unattributed heap is not a ranked site", test_residual_not_ranked);

@@ -12,10 +12,20 @@
 
 #define MAX_REPLY (64u << 20)
 
-/* The JVM's text, cut to its first line, for one-line failures. */
-static void first_line(const char *text, char *out, size_t len) {
-    while (*text == '\n') text++;
-    snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
+/* The JVM's text on one line (its lines joined with ": "), for one-line failures. */
+static void one_line(const char *text, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = text; *p && used + 1 < len;) {
+        size_t n = strcspn(p, "\n");
+        size_t shown = n > 0 && p[n - 1] == '.' ? n - 1 : n; /* "X was not loaded." + ": why" */
+        if (shown) {
+            int w = snprintf(out + used, len - used, "%s%.*s", used ? ": " : "", (int)shown, p);
+            if (w < 0) break;
+            used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+        }
+        p += n + (p[n] == '\n');
+    }
 }
 
 /* Judges the reply file's text after the JVM ran the load op. */
@@ -59,10 +69,12 @@ int cli_agent_call(const cli_target *t, const char *library, const char *command
         rc = cli_fail(e, CLI_EXIT_USAGE, "the agent options are too long");
     else
         rc = cli_attach_load(t, library, options, deadline, &resp, &raw, e);
-    if (rc == 0 && resp.op_rc != 0) {
+    /* The load op failed (old JDKs: a non-zero first line; JDK 21+: 0 and the JVM's reason
+     * where the agent's return code would be). */
+    if (rc == 0 && (resp.op_rc != 0 || !resp.has_agent_rc)) {
         char why[512];
-        first_line(resp.text, why, sizeof why);
-        rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d could not load %s (attach error %d)%s%s", t->pid, library,
+        one_line(resp.text, why, sizeof why);
+        rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d could not load %s (attach result %d)%s%s", t->pid, library,
                       resp.op_rc, *why ? ": " : "", why);
     }
     if (rc == 0) {

@@ -34,7 +34,7 @@ static int socket_ready(const cli_target *t, const char *sock, cli_err *e) {
     struct stat st;
     if (lstat(sock, &st) != 0) {
         if (errno == ENOENT) return 0;
-        if (kill(t->pid, 0) != 0 && errno == ESRCH)
+        if (cli_target_exited(t->pid))
             return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", t->pid);
         return cli_fail(e, CLI_EXIT_ATTACH, "cannot see %s: %s", sock, strerror(errno));
     }
@@ -47,16 +47,15 @@ static int socket_ready(const cli_target *t, const char *sock, cli_err *e) {
 
 /* Creates the trigger file in the target's cwd, else its /tmp. Returns its slot, -2 when
  * another client's trigger is there already, -1 when neither place takes one. */
-static int create_trigger(const cli_target *t, char *path, size_t len) {
-    snprintf(path, len, "/proc/%d/cwd/.attach_pid%d", t->pid, t->nspid);
+static int create_trigger(const cli_target *t) {
+    char name[32], dir[64];
+    snprintf(name, sizeof name, ".attach_pid%d", t->nspid);
+    snprintf(dir, sizeof dir, "/proc/%d/cwd", t->pid);
     for (int place = 0; place < 2; place++) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            close(fd);
-            return cli_temp_add(path);
-        }
+        int slot = cli_temp_create_in(dir, name);
+        if (slot >= 0) return slot;
         if (errno == EEXIST) return -2;
-        snprintf(path, len, "/proc/%d/root/tmp/.attach_pid%d", t->pid, t->nspid);
+        snprintf(dir, sizeof dir, "/proc/%d/root/tmp", t->pid);
     }
     return -1;
 }
@@ -74,8 +73,7 @@ static int start_listener(const cli_target *t, const char *sock, long deadline, 
     if (cli_target_stopped(t->pid))
         return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d is stopped (SIGSTOP or a debugger): it cannot answer "
                                              "until resumed", t->pid);
-    char trigger[PATH_MAX];
-    int slot = create_trigger(t, trigger, sizeof trigger);
+    int slot = create_trigger(t);
     if (slot == -1)
         return cli_fail(e, CLI_EXIT_ATTACH, "cannot create the attach trigger in the cwd or /tmp of process "
                                             "%d: %s", t->pid, strerror(errno));
@@ -88,6 +86,10 @@ static int start_listener(const cli_target *t, const char *sock, long deadline, 
     for (long wait = 10;; wait = wait < 200 ? wait * 2 : 200) {
         rc = socket_ready(t, sock, e);
         if (rc != 0) break;
+        if (cli_target_exited(t->pid)) {
+            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", t->pid);
+            break;
+        }
         if (remaining(deadline) == 0) {
             rc = cli_fail(e, CLI_EXIT_TIMEOUT,
                           "no attach socket from process %d within the timeout after SIGQUIT%s (the "
@@ -196,8 +198,12 @@ int cli_attach_load(const cli_target *t, const char *library, const char *option
     close(fd);
     if (rc) return rc;
     if (cli_attach_parse_response(*raw, strlen(*raw), resp) != 0) {
-        rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'%s", t->pid,
-                      *raw, **raw ? "" : "nothing (it may have closed the connection)");
+        if (!**raw && cli_target_exited(t->pid))
+            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited before it answered", t->pid);
+        else if (!**raw)
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d closed the attach connection without an answer", t->pid);
+        else
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'", t->pid, *raw);
         free(*raw);
         *raw = NULL;
     }

@@ -90,12 +90,20 @@ static int write_copy(const char *dir, const char *dest, const char *bytes, size
 int cli_lib_in_target(const cli_target *t, const char *lib, char *out, size_t len, int *copied, cli_err *e) {
     *copied = 0;
     char host[PATH_MAX];
-    if (cli_host_path(host, sizeof host, t->pid, lib) == 0 && same_file(lib, host)) {
+    /* Ours is used when the target sees the same file and its user may read it. */
+    if (cli_host_path(host, sizeof host, t->pid, lib) == 0 && same_file(lib, host) && access(host, R_OK) == 0) {
         snprintf(out, len, "%s", lib);
         return 0;
     }
     size_t size;
+    cli_target_leave(); /* our library is read as the operator, copied as the target's user */
     char *bytes = cli_read_file(lib, MAX_LIB, &size);
+    int read_errno = errno;
+    if (cli_target_enter(t) != 0) {
+        free(bytes);
+        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot take the JVM's user id again: %s", strerror(errno));
+    }
+    errno = read_errno;
     if (!bytes) return cli_fail(e, CLI_EXIT_ATTACH, "cannot read %s: %s", lib, strerror(errno));
     char inner_dir[PATH_MAX], host_dir[PATH_MAX], host_lib[PATH_MAX];
     int rc = 0;

@@ -3,7 +3,8 @@
  * The command's own library sits beside it (the build tree) or in ../lib/heapsampler/
  * (installed); --lib overrides. A target in another mount namespace may not see that
  * path: then the library is copied to /tmp/heapsampler-<version>/ inside the target,
- * owned by the target's user, where it stays (a loaded library cannot be removed). */
+ * owned by the target's user, where it stays (a loaded library cannot be removed); so is
+ * a library the target's user may not read (a build tree in root's home). */
 #ifndef HS_CLI_LIB_PATH_H
 #define HS_CLI_LIB_PATH_H
 

@@ -59,6 +59,7 @@ static void agent_state(const cli_target *t, char *out, size_t len) {
     if (rc == 0 && cli_text_field(answer, "state", state, sizeof state)) snprintf(out, len, "loaded, %s", state);
     else if (rc == CLI_EXIT_TIMEOUT) snprintf(out, len, "loaded (no answer)");
     else if (rc == CLI_EXIT_VERSION) snprintf(out, len, "loaded (other version)");
+    else if (rc == CLI_EXIT_AGENT) snprintf(out, len, "loaded (no answer: an older agent?)");
     else snprintf(out, len, "loaded (status failed: exit %d)", rc);
     free(answer);
 }

@@ -60,11 +60,22 @@ bool cli_status_catches_sigquit(const char *status) {
     return (mask >> (3 - 1)) & 1; /* SIGQUIT is 3; bit n-1 */
 }
 
-bool cli_status_stopped(const char *status) {
+/* The state letter of the "State:" line, or '?'. */
+static char state_letter(const char *status) {
     const char *p = find_line(status, "State:");
-    if (!p) return false;
+    if (!p) return '?';
     while (*p == ' ' || *p == '\t') p++;
-    return *p == 'T' || *p == 't';
+    return *p ? *p : '?';
+}
+
+bool cli_status_stopped(const char *status) {
+    char s = state_letter(status);
+    return s == 'T' || s == 't';
+}
+
+bool cli_status_exited(const char *status) {
+    char s = state_letter(status);
+    return s == 'Z' || s == 'X';
 }
 
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len) {

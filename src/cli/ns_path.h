@@ -26,6 +26,8 @@ bool cli_status_catches_sigquit(const char *status);
 /* Whether the process is stopped ("State:" T or t: SIGSTOP, a debugger): it would take a
  * SIGQUIT only when resumed, and print a thread dump then if the trigger is gone. */
 bool cli_status_stopped(const char *status);
+/* Whether the process has exited ("State:" Z or X: a zombie not yet reaped). */
+bool cli_status_exited(const char *status);
 
 /* Finds the first mapping whose file is named `name` (its last path component) in the
  * text of /proc/PID/maps; copies its path (without " (deleted)") into out. */

@@ -95,7 +95,9 @@ int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
     int ids = cli_status_ids(status, &t->euid, &t->egid);
     t->nspid = cli_status_nspid(status, pid);
     t->catches_sigquit = cli_status_catches_sigquit(status);
+    bool exited = cli_status_exited(status);
     free(status);
+    if (exited) return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d has exited", pid);
     if (ids != 0) return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d is gone (no ids in %s)", pid, path);
     int rc = check_permission(t, e);
     if (rc) return rc;
@@ -113,14 +115,19 @@ int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
     return 0;
 }
 
-bool cli_target_stopped(int pid) {
+/* Applies test to the text of /proc/PID/status; `missing` when it cannot be read. */
+static bool status_is(int pid, bool (*test)(const char *), bool missing) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
     char *status = cli_read_file(path, 1 << 16, NULL);
-    bool stopped = status && cli_status_stopped(status);
+    bool answer = status ? test(status) : missing;
     free(status);
-    return stopped;
+    return answer;
 }
+
+bool cli_target_stopped(int pid) { return status_is(pid, cli_status_stopped, false); }
+
+bool cli_target_exited(int pid) { return status_is(pid, cli_status_exited, true); }
 
 /* Whether NUL- or space-separated args disable attach; updates *disabled if the option is seen. */
 static void scan_options(const char *text, size_t len, char sep, bool *disabled) {

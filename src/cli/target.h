@@ -36,6 +36,8 @@ int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e);
 
 /* Whether the process is stopped now (SIGSTOP, a debugger). */
 bool cli_target_stopped(int pid);
+/* Whether the process has exited (gone, or a zombie). */
+bool cli_target_exited(int pid);
 
 /* Whether the JVM's command line or its option variables disable attach. */
 bool cli_target_attach_disabled(int pid);

@@ -14,29 +14,54 @@
 #define MAX_TEMPS 8
 
 static char temp_paths[MAX_TEMPS][PATH_MAX];
+static int temp_dirs[MAX_TEMPS];
 static volatile sig_atomic_t temp_used[MAX_TEMPS];
 static volatile sig_atomic_t signal_exit_code = 130;
 static volatile sig_atomic_t interrupted;
 
-int cli_temp_add(const char *path) {
+int cli_temp_add_at(int dirfd, const char *name) {
     for (int i = 0; i < MAX_TEMPS; i++)
         if (!temp_used[i]) {
-            snprintf(temp_paths[i], sizeof temp_paths[i], "%s", path);
+            snprintf(temp_paths[i], sizeof temp_paths[i], "%s", name);
+            temp_dirs[i] = dirfd;
             temp_used[i] = 1;
             return i;
         }
+    if (dirfd != AT_FDCWD) close(dirfd);
     return -1;
 }
 
+int cli_temp_add(const char *path) { return cli_temp_add_at(AT_FDCWD, path); }
+
 void cli_temp_remove(int slot) {
     if (slot < 0 || slot >= MAX_TEMPS || !temp_used[slot]) return;
-    unlink(temp_paths[slot]);
+    unlinkat(temp_dirs[slot], temp_paths[slot], 0);
+    if (temp_dirs[slot] != AT_FDCWD) close(temp_dirs[slot]);
     temp_used[slot] = 0;
 }
 
 static void remove_all(void) {
     for (int i = 0; i < MAX_TEMPS; i++)
-        if (temp_used[i]) unlink(temp_paths[i]); /* async-signal-safe */
+        if (temp_used[i]) unlinkat(temp_dirs[i], temp_paths[i], 0); /* async-signal-safe */
+}
+
+int cli_temp_create_in(const char *dir, const char *name) {
+    int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) return -1;
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        int saved = errno;
+        close(dirfd);
+        errno = saved;
+        return -1;
+    }
+    close(fd);
+    int slot = cli_temp_add_at(dirfd, name);
+    if (slot < 0) {
+        unlinkat(dirfd, name, 0);
+        errno = EMFILE;
+    }
+    return slot;
 }
 
 static void on_signal(int sig) {
@@ -75,14 +100,14 @@ int cli_target_file_create(const cli_target *t, const char *kind, cli_target_fil
         if (cli_host_path(f->host, sizeof f->host, t->pid, name) != 0)
             return cli_fail(e, CLI_EXIT_ATTACH, "path too long for process %d", t->pid);
         snprintf(f->inner, sizeof f->inner, "%s", name);
-        int fd = open(f->host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 && errno == EEXIST) continue;
-        if (fd < 0)
+        char dir[64];
+        snprintf(dir, sizeof dir, "/proc/%d/root/tmp", t->pid);
+        f->slot = cli_temp_create_in(dir, name + strlen("/tmp/"));
+        if (f->slot < 0 && errno == EEXIST) continue;
+        if (f->slot < 0)
             return cli_fail(e, errno == ENOENT || errno == ESRCH ? CLI_EXIT_NO_PROCESS : CLI_EXIT_ATTACH,
                             "cannot create %s in the /tmp of process %d: %s", name, t->pid,
                             strerror(errno));
-        close(fd);
-        f->slot = cli_temp_add(f->host);
         return 0;
     }
     return cli_fail(e, CLI_EXIT_ATTACH, "cannot find a free file name in the /tmp of process %d", t->pid);

@@ -15,8 +15,16 @@
 
 /* Registers a path to unlink on cli_temp_remove or at a signal. Returns a slot or -1. */
 int cli_temp_add(const char *path);
+/* Registers `name` inside the directory open as dirfd, and takes dirfd over (closed with
+ * the slot). A directory reached through /proc/PID/ stays reachable this way after the
+ * process is gone, so its files are still removed. Returns a slot or -1. */
+int cli_temp_add_at(int dirfd, const char *name);
 /* Unlinks the registered path and frees its slot. */
 void cli_temp_remove(int slot);
+
+/* Opens a directory (e.g. /proc/PID/root/tmp) and creates `name` in it exclusively, mode
+ * 0600, not through a symlink, registered. Returns the slot, or -1 with errno. */
+int cli_temp_create_in(const char *dir, const char *name);
 
 /* Installs SIGINT/SIGTERM/SIGHUP handlers that unlink every registered path and exit with
  * `exit_code` (0 for `top --every`, whose normal end is Ctrl-C; 130 otherwise). */
@@ -32,6 +40,7 @@ typedef struct {
     char host[PATH_MAX];
     int slot;
 } cli_target_file;
+
 
 /* Creates an empty file /tmp/.heapsampler-<nspid>-<random>.<kind> in the target with the
  * current credentials (cli_target_enter first when root). Returns 0, or an exit code. */

@@ -82,7 +82,7 @@ int cli_verb_load(const cli_args *a, cli_err *e) {
     print_answer(answer);
     free(answer);
     if (copied)
-        printf("library copied into the JVM's filesystem at %s (it stays there: a loaded library cannot be "
+        printf("library copied for the JVM to %s (it stays there: a loaded library cannot be "
                "removed)\n", inner);
     return 0;
 }

@@ -262,9 +262,29 @@ static int take_command_items(const char *items, char *rest, size_t restlen, hs_
     return 0;
 }
 
+/* The dump format that writes what the startup format= writes. */
+static hs_dump_format startup_dump_format(const hs_options *current) {
+    switch (current->format) {
+    case HS_FORMAT_COLLAPSED: return HS_DUMP_COLLAPSED;
+    case HS_FORMAT_HTML: return HS_DUMP_HTML;
+    case HS_FORMAT_PPROF: break;
+    }
+    return HS_DUMP_PPROF;
+}
+
 /* Items that only make sense together. */
-static int check_together(const hs_command *cmd, char *why, size_t whylen) {
+static int check_together(const hs_command *cmd, bool has_file, const hs_options *current,
+                          char *why, size_t whylen) {
     if (cmd->kind != HS_CMD_DUMP) return 0;
+    static const char *const format_names[] = {[HS_DUMP_PPROF] = "pprof",
+                                               [HS_DUMP_COLLAPSED] = "collapsed",
+                                               [HS_DUMP_HTML] = "html", [HS_DUMP_TEXT] = "text"};
+    if (cmd->format != HS_DUMP_STARTUP_FORMAT && cmd->format != startup_dump_format(current) &&
+        !has_file && !cmd->out[0]) {
+        snprintf(why, whylen, "format=%s needs file= or out= (the startup file= names %s files)",
+                 format_names[cmd->format], format_names[startup_dump_format(current)]);
+        return -1;
+    }
     if (cmd->paths_out[0] && !cmd->paths) {
         snprintf(why, whylen, "paths_out= needs paths=N");
         return -1;
@@ -298,7 +318,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     char rest[HS_PATH_MAX + 256];
     if (strlen(items) >= sizeof rest) return fail(err, errlen, text, "too long");
     if (take_command_items(items, rest, sizeof rest, &parsed, why, sizeof why) != 0 ||
-        check_together(&parsed, why, sizeof why) != 0)
+        check_together(&parsed, items_have_key(items, "file"), current, why, sizeof why) != 0)
         return fail(err, errlen, text, why);
     if (*rest && hs_options_parse(rest, &parsed.options, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s", why); /* the option table's own message names the item */

@@ -26,17 +26,30 @@ int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *a
     return 1;
 }
 
-/* "Class.method:line (allocated class)" of a bucket: its innermost Java frame. */
-static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
+/* A bucket's allocated class and stack (NULL frames for a folded stack). false, with
+ * "[unknown site]" in out, when the bucket is unknown. */
+static bool bucket_stack(hs_agent *agent, uint32_t bucket, const char **cls,
+                         const hs_frame **frames, uint32_t *depth, char *out, size_t len) {
     hs_bucket_snapshot b;
+    bool truncated = false;
+    *frames = NULL;
+    *depth = 0;
     if (hs_sample_table_get(agent->samples, bucket, &b) != 0) {
         snprintf(out, len, "[unknown site]");
-        return;
+        return false;
     }
-    const char *cls = hs_symbols_class_name(agent->symbols, b.key.class_id);
-    uint32_t depth = 0;
-    bool truncated = false;
-    const hs_frame *frames = hs_stack_store_get(agent->stacks, b.key.stack_id, &depth, &truncated);
+    *cls = hs_symbols_class_name(agent->symbols, b.key.class_id);
+    if (b.key.stack_id != HS_STACK_FOLDED)
+        *frames = hs_stack_store_get(agent->stacks, b.key.stack_id, depth, &truncated);
+    return true;
+}
+
+/* "Class.method:line (allocated class)" of a bucket: its innermost Java frame. */
+static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
+    const char *cls = NULL;
+    const hs_frame *frames;
+    uint32_t depth;
+    if (!bucket_stack(agent, bucket, &cls, &frames, &depth, out, len)) return;
     const hs_method_info *m =
         frames && depth > 0 ? hs_symbols_cached_method(agent->symbols, (jmethodID)frames[0].method)
                             : NULL;
@@ -48,18 +61,10 @@ static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
 }
 
 void hs_suspect_site_key(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
-    hs_bucket_snapshot b;
-    if (hs_sample_table_get(agent->samples, bucket, &b) != 0) {
-        snprintf(out, len, "[unknown site]");
-        return;
-    }
-    const char *cls = hs_symbols_class_name(agent->symbols, b.key.class_id);
-    uint32_t depth = 0;
-    bool truncated = false;
-    const hs_frame *frames = b.key.stack_id == HS_STACK_FOLDED
-                                 ? NULL
-                                 : hs_stack_store_get(agent->stacks, b.key.stack_id, &depth,
-                                                      &truncated);
+    const char *cls = NULL;
+    const hs_frame *frames;
+    uint32_t depth;
+    if (!bucket_stack(agent, bucket, &cls, &frames, &depth, out, len)) return;
     enum { MAX_FRAMES = 256 }; /* the site is the first frame outside the JDK: near the leaf */
     const char *names[MAX_FRAMES];
     int64_t lines[MAX_FRAMES];

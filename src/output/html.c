@@ -16,6 +16,7 @@
  * (flame_tree.h): without live tracking the list is empty.
  */
 #include "html.h"
+#include "text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -33,42 +34,11 @@ extern const char hs_flamegraph_template[];
 /* How a function is drawn (the template's colours). */
 enum { KIND_CODE = 0, KIND_ALLOCATED_CLASS = 1, KIND_PSEUDO = 2 };
 
-typedef struct {
-    char *data;
-    size_t len, cap;
-    int failed;
-} text_buf;
+typedef hs_text text_buf;
 
-/* Makes room for more bytes; on failure sets failed and returns NULL. */
-static char *reserve(text_buf *b, size_t more) {
-    if (b->failed) return NULL;
-    if (more > SIZE_MAX / 2 - b->len) {
-        b->failed = 1;
-        return NULL;
-    }
-    if (b->len + more + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + more + 1) cap *= 2;
-        char *data = realloc(b->data, cap);
-        if (!data) {
-            b->failed = 1;
-            return NULL;
-        }
-        b->data = data;
-        b->cap = cap;
-    }
-    return b->data + b->len;
-}
+static void append(text_buf *b, const char *s, size_t n) { hs_text_append(b, s, n); }
 
-static void append(text_buf *b, const char *s, size_t n) {
-    char *w = reserve(b, n);
-    if (!w) return;
-    memcpy(w, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void append_str(text_buf *b, const char *s) { append(b, s, strlen(s)); }
+static void append_str(text_buf *b, const char *s) { hs_text_puts(b, s); }
 
 static void append_int(text_buf *b, int64_t v) {
     char number[24];
@@ -78,7 +48,7 @@ static void append_int(text_buf *b, int64_t v) {
 
 static void append_json_string(text_buf *b, const char *s) {
     if (!s) s = "";
-    char *w = reserve(b, 6 * strlen(s) + 2);
+    char *w = hs_text_reserve(b, 6 * strlen(s) + 2);
     if (!w) return;
     b->len += hs_json_string(w, s);
     b->data[b->len] = '\0';

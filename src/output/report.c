@@ -21,7 +21,7 @@
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */
-#define SITE_MIN_WIDTH 40
+#define SITE_MIN_WIDTH 32
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ARROW "\xe2\x86\x92"
 
@@ -426,11 +426,10 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
                  a, f->rate_cap ? f->rate_cap : "off");
     append_wrapped(out, line, width);
     if (f->live)
-        append_wrapped(out, "growth: sites whose in-use bytes grew by more than 4 standard errors "
-                            "over the last GCs (- : not growing); sizes in KiB, MiB, GiB "
-                            "(powers of 1024)", width);
-    else
-        append_wrapped(out, "sizes in KiB, MiB, GiB (powers of 1024)", width);
+        append_wrapped(out, "growth: how much a site's in-use bytes grew over the last GCs, shown "
+                            "when more than 4 standard errors (- : not growing)", width);
+    append_wrapped(out, "site: the first frame outside the JDK " ARROW " the allocated class; "
+                        "sizes in KiB, MiB, GiB (powers of 1024)", width);
 }
 
 /* --- the whole ---------------------------------------------------------------------- */
@@ -477,7 +476,7 @@ static int write_table(hs_text *out, const report_ctx *c, site_row *rows, uint32
     layout l;
     plan_layout(c, cells, rows, shown, o->width, &l);
     hs_text_puts(out, "\n");
-    append_row(out, &l, titles, "site (first frame outside the JDK " ARROW " allocated class)");
+    append_row(out, &l, titles, "site");
     for (uint32_t i = 0; i < shown; i++) {
         const char *ptrs[NCOLS];
         for (int k = 0; k < NCOLS; k++) ptrs[k] = cells[i].cell[k];

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for `more` bytes and the NUL; NULL (and failed set) when it cannot be had. */
-static char *reserve(hs_text *t, size_t more) {
+char *hs_text_reserve(hs_text *t, size_t more) {
     if (t->failed) return NULL;
     if (more > SIZE_MAX / 4 - t->len) {
         t->failed = 1;
@@ -29,7 +28,7 @@ static char *reserve(hs_text *t, size_t more) {
 }
 
 void hs_text_append(hs_text *t, const char *s, size_t n) {
-    char *w = reserve(t, n);
+    char *w = hs_text_reserve(t, n);
     if (!w) return;
     memcpy(w, s, n);
     t->len += n;
@@ -39,7 +38,7 @@ void hs_text_append(hs_text *t, const char *s, size_t n) {
 void hs_text_puts(hs_text *t, const char *s) { hs_text_append(t, s, strlen(s)); }
 
 void hs_text_repeat(hs_text *t, char c, size_t n) {
-    char *w = reserve(t, n);
+    char *w = hs_text_reserve(t, n);
     if (!w) return;
     memset(w, c, n);
     t->len += n;
@@ -51,7 +50,7 @@ void hs_text_printf(hs_text *t, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *w = n < 0 ? NULL : reserve(t, (size_t)n);
+    char *w = n < 0 ? NULL : hs_text_reserve(t, (size_t)n);
     if (!w) {
         if (n < 0) t->failed = 1;
         return;
