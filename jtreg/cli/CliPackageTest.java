@@ -3,7 +3,8 @@
  * @summary The Debian package: `cpack -G DEB` of the build directory makes heapsampler's .deb
  *          (depends on libc6 and zlib1g; the command in /usr/bin, the agent in
  *          /usr/lib/heapsampler, heapsampler(1) in /usr/share/man/man1). Extracted with
- *          dpkg-deb -x (never installed), its command prints the build's version, loads its
+ *          dpkg-deb -x (never installed), the binaries need no library outside those two
+ *          packages, its command prints the build's version, loads its
  *          own library (found relative to itself) into a running JVM and answers status.
  *          The man page renders without warnings and lists the same verbs and exit codes
  *          as `heapsampler help`
@@ -64,8 +65,34 @@ public class CliPackageTest {
         Path root = work.resolve("root");
         Cli.runCommand(List.of(dpkgDeb.toString(), "-x", deb.toString(), root.toString()),
                 Duration.ofSeconds(30)).assertExit(0);
+        dependsCoversNeeds(root);
         extractedWorks(root, version);
         manPage(root.resolve("usr/share/man/man1/heapsampler.1.gz"));
+    }
+
+    /** Every shared library the two binaries need comes from libc6 or zlib1g (the Depends). */
+    static void dependsCoversNeeds(Path root) throws Exception {
+        var readelf = Cli.findTool("readelf");
+        if (readelf.isEmpty()) {
+            System.out.println("readelf not found (binutils): the binaries' needs are not checked against Depends");
+            return;
+        }
+        Pattern libc6 = Pattern.compile("(libc|libm|libpthread|libdl|librt|ld-linux-x86-64)\\.so\\.[0-9]+");
+        Pattern zlib1g = Pattern.compile("libz\\.so\\.1");
+        for (String file : List.of("usr/bin/heapsampler", "usr/lib/heapsampler/libheapsampler.so")) {
+            Cli.Result r = Cli.runCommand(List.of(readelf.get().toString(), "-d", root.resolve(file).toString()),
+                    Duration.ofSeconds(30)).assertExit(0);
+            Matcher m = Pattern.compile("\\(NEEDED\\)\\s+Shared library: \\[([^]]+)\\]").matcher(r.stdout);
+            int needs = 0;
+            while (m.find()) {
+                needs++;
+                String lib = m.group(1);
+                if (!libc6.matcher(lib).matches() && !zlib1g.matcher(lib).matches()) {
+                    r.fail(file + " needs " + lib + ", which neither libc6 nor zlib1g provides");
+                }
+            }
+            if (needs == 0) r.fail(file + ": no NEEDED entry read");
+        }
     }
 
     /** The extracted command: its version, and load + status with its own library. */
