@@ -3,7 +3,8 @@
  * @summary Another user's JVMs driven by root's command: a user made for the test runs one
  *          JVM with the agent and one without; root's command loads the second, and gets
  *          status, top and dump -o into a root-only directory (the file is root's) of
- *          both. The same user's command reaches its own JVM but is refused root's (4).
+ *          both. The same user's command reaches its own JVM (status, dump -o a file that is
+ *          the user's) but is refused root's (4).
  *          Root only (skipped otherwise); the user is removed after; nothing is left in /tmp
  * @library /lib
  * @build CliTarget
@@ -79,6 +80,11 @@ public class CliOtherUserTest {
 
             // the user's own command: its own JVM yes, root's JVM no
             Cli.runWith(asUser, "status", withAgent.pidString()).assertOk().assertStdoutContains("state: running");
+            Path userOut = userDirectory("user-out", uid).resolve("mine.txt");
+            Cli.runWith(asUser, "dump", withAgent.pidString(), "-o", userOut.toString()).assertOk();
+            Object userFileOwner = Files.getAttribute(userOut, "unix:uid");
+            if (!userFileOwner.toString().equals(uid)) throw new AssertionError(userOut + " belongs to uid " + userFileOwner + ", not " + uid);
+            if (!Files.readString(userOut).contains("CliTarget.retain")) throw new AssertionError(userOut + " is not the report");
             Cli.runWith(asUser, "status", roots.pidString())
                     .assertFailure(Cli.EXIT_PERMISSION, Duration.ofSeconds(5), roots.pidString());
 
