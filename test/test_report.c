@@ -171,6 +171,7 @@ static void test_rank_by_inuse_merges_sites(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "± is one standard error"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "since the agent started"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "powers of 1024"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "growth: no site's in-use bytes grew"));
     /* alloc/s over the profile's 100 s: 250 MiB / 100 s */
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "2.50 MiB/s"));
     /* mean age weighted by in-use bytes: (150 x 600 + 50 x 0) / 200 = 450 s = 8m */
@@ -191,10 +192,12 @@ static void test_rank_by_alloc_and_growth(void) {
     snprintf(f.suspects[0].key, sizeof f.suspects[0].key, "com.acme.Index.add:7 → java.util.HashMap$Node");
     f.suspects[0].growth_bytes = 3 << 20;
     f.suspects[0].growth_sigma = 1 << 18;
+    f.suspects[0].gcs = 11;
     f.nsuspects = 1;
     text = render(p, &f, HS_RANK_GROWTH, 200, 20, false);
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.acme.Index.add:7"));
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "+3.00 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "grew over the last 11 GCs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "com.acme.Cache.put:88"));
     free(text);
     text = render(p, &f, HS_RANK_INUSE, 200, 1, false); /* n=1 */

@@ -48,7 +48,7 @@ public class ReplyTest {
                 .label("reply-loaded")
                 .run("ReplyWorkload", AgentRunner.agentLibrary().toString(), "loaded");
         r.assertNoCrash().assertExitCode(ReplyWorkload.EXIT_CODE);
-        for (String ok : List.of("top", "top-alloc", "status", "dump-html", "dump-text",
+        for (String ok : List.of("top", "top-growth", "top-alloc", "status", "dump-html", "dump-text",
                 "dump-collapsed", "dump-pprof", "paths", "help")) {
             r.assertStdoutContains("OK " + ok);
         }
@@ -75,6 +75,14 @@ public class ReplyTest {
             r.fail("top: the retained site holds " + inuse + ", expected about " + expected + " MiB:\n" + top);
         }
         if (top.lines().filter(l -> l.matches("\\s*\\d+\\s.*→.*")).count() > 5) r.fail("top,n=5 showed more:\n" + top);
+
+        // growing before every GC: a suspect, marked, and first by growth
+        String growth = reply(r, "top-growth.reply", 0);
+        contains(r, "top-growth.reply", growth, "sites by growth");
+        String growing = firstRow(growth);
+        contains(r, "top-growth.reply first row", growing, "ReplyWorkload.retain:");
+        if (!growing.matches(".*\\s\\+\\d.*")) r.fail("the growing site has no growth mark:\n" + growth);
+        if (!row.matches(".*\\s\\+\\d.*")) r.fail("top: the growing site has no growth mark:\n" + top);
 
         String alloc = reply(r, "top-alloc.reply", 0);
         contains(r, "top-alloc.reply", alloc, "sites by allocated bytes");

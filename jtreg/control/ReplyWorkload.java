@@ -3,7 +3,8 @@
  * does, through jcmd (JVMTI.agent_load), each answered into a file created beforehand
  * (mode 0600) in the run directory: reply=, out=. Prints only "OK <step>" / "REFUSED
  * <step>" lines (whether jcmd succeeded); the test reads the files. Retains RETAINED_COUNT
- * arrays of RETAINED_SIZE bytes from retain(), the site the report must put first.
+ * arrays of RETAINED_SIZE bytes from retain(), in STEPS steps each before a GC: the site the
+ * report must put first, and a growing one.
  *
  *   ReplyWorkload <library> loaded       the agent was loaded at startup: every command
  *   ReplyWorkload <library> not-loaded   no agent yet: a command, then a load with reply=
@@ -19,6 +20,7 @@ public class ReplyWorkload {
     static final int EXIT_CODE = 7;
     static final int RETAINED_COUNT = 3000;
     static final int RETAINED_SIZE = 10_000;
+    static final int STEPS = 6;
     static final List<byte[]> retained = new ArrayList<>();
     static volatile Object sink;
     static String library;
@@ -34,8 +36,8 @@ public class ReplyWorkload {
         System.exit(EXIT_CODE);
     }
 
-    static void retain() {
-        for (int i = 0; i < RETAINED_COUNT; i++) retained.add(new byte[RETAINED_SIZE]);
+    static void retain(int count) {
+        for (int i = 0; i < count; i++) retained.add(new byte[RETAINED_SIZE]);
     }
 
     static void churn(int n) {
@@ -67,13 +69,14 @@ public class ReplyWorkload {
     }
 
     static void loaded() throws Exception {
-        retain();
-        for (int gc = 0; gc < 3; gc++) { // a few GCs: in-use is judged as of the last one
+        for (int step = 0; step < STEPS; step++) { // grows by a share before each GC
+            retain(RETAINED_COUNT / STEPS);
             churn(100_000);
             System.gc();
-            Thread.sleep(100);
+            Thread.sleep(100); // lets the agent's sweeper record this GC
         }
         jcmd("top", "top,n=5,reply=" + at("top.reply"));
+        jcmd("top-growth", "top,n=3,by=growth,reply=" + at("top-growth.reply"));
         jcmd("top-alloc", "top,n=3,by=alloc,width=60,stack=true,reply=" + at("top-alloc.reply"));
         jcmd("status", "status,reply=" + at("status.reply"));
         jcmd("dump-html", "dump,format=html,out=" + at("dump.html") + ",reply=" + at("dump-html.reply"));
@@ -101,7 +104,7 @@ public class ReplyWorkload {
         jcmd("status-before-load", "status,reply=" + at("not-loaded.reply"));
         jcmd("load-bad", "interval=lots,reply=" + at("load-bad.reply")); // not loaded: bad option
         jcmd("load", "interval=64k,file=loaded.pb.gz,reply=" + at("load.reply"));
-        retain();
+        retain(RETAINED_COUNT);
         churn(10_000);
         System.gc();
         jcmd("status-after-load", "status,reply=" + at("status.reply"));

@@ -425,9 +425,14 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
         snprintf(line, sizeof line, "sampling: one sample per %s allocated on average; rate cap: %s",
                  a, f->rate_cap ? f->rate_cap : "off");
     append_wrapped(out, line, width);
-    if (f->live)
-        append_wrapped(out, "growth: how much a site's in-use bytes grew over the last GCs, shown "
-                            "when more than 4 standard errors (- : not growing)", width);
+    if (f->live && f->nsuspects > 0)
+        snprintf(line, sizeof line, "growth: how much a site's in-use bytes grew over the last %u "
+                                    "GCs, shown when more than 4 standard errors (- : not growing)",
+                 f->suspects[0].gcs);
+    else if (f->live)
+        snprintf(line, sizeof line, "growth: no site's in-use bytes grew by more than 4 standard "
+                                    "errors over the last GCs");
+    if (f->live) append_wrapped(out, line, width);
     append_wrapped(out, "site: the first frame outside the JDK " ARROW " the allocated class; "
                         "sizes in KiB, MiB, GiB (powers of 1024)", width);
 }
