@@ -172,11 +172,33 @@ public class CliErrorsTest {
     static void timeout(Cli.Target t) throws Exception {
         Cli.system("kill", "-STOP", t.pidString());
         try {
+            awaitStopped(t.pid());
             Cli.run("status", t.pidString(), "--timeout", "2s")
                     .assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "timeout");
         } finally {
             Cli.system("kill", "-CONT", t.pidString());
         }
+    }
+
+    /* kill returns once SIGSTOP is queued; the JVM's threads stop when each is scheduled,
+     * which on a loaded machine can be after a command already reached the attach listener. */
+    static void awaitStopped(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!allThreadsStopped(pid)) {
+            if (System.nanoTime() > deadline) throw new AssertionError("process " + pid + " did not stop within 10 s");
+            Thread.sleep(10);
+        }
+    }
+
+    static boolean allThreadsStopped(long pid) throws IOException {
+        try (var tasks = Files.list(Paths.get("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = Cli.readProc(task.resolve("stat"));
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state != 'T' && state != 't') return false;
+            }
+        }
+        return true;
     }
 
     static void assertOnly(Path dir, String name) throws IOException {
