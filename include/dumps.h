@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "agent.h"
+#include "snapshot.h"
 
 /* Agent_OnLoad/OnAttach: adds can_generate_resource_exhaustion_heap_events to wanted when
  * the JVM offers it and oom=true. */
@@ -57,6 +58,13 @@ int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni);
  * NULL). Any Java thread with a JNIEnv, while the tables exist. 0, or -1 (logged). */
 int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *written,
                        size_t written_len);
+
+/* For a profile that is served rather than written (the HTTP endpoint): builds the
+ * request's profile (snapshot.h) and encodes it in format into *out (malloc'd), under the
+ * dump lock, so it never races a dump or the exit profile. Only while sampling runs or is
+ * paused (never once VMDeath has begun). 0, or -1 (out of memory is logged). */
+int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
+                    hs_format format, uint8_t **out, size_t *len);
 
 /* Status lines for the attach "status" command, one fact per line ending in '\n':
  *   dumps: <n> written, <m> failed

@@ -17,6 +17,13 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
 int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req);
 
+/* Builds the profile of a request (NULL: the whole run) and encodes it in format (pprof:
+ * gzipped; collapsed: the collapsed= metric; html) into *out (malloc'd, the caller frees),
+ * its length into *len and its sample count into *nsamples (may be NULL). 0, or -1 when
+ * memory ran out (nothing logged: the caller says what was lost). */
+int hs_encode_profile_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
+                              hs_format format, uint8_t **out, size_t *len, uint32_t *nsamples);
+
 /* Writes a profile built elsewhere (the retention paths) as gzipped pprof, atomically.
  * 0, or -1 with one line logged. */
 int hs_write_profile_file(const hs_profile *profile, const char *path);

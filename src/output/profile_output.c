@@ -38,9 +38,10 @@ static int encode_html(const hs_profile *p, uint8_t **out, size_t *len) {
     return 0;
 }
 
-static int encode(const hs_options *opts, const hs_profile *p, uint8_t **out, size_t *len) {
-    switch (opts->format) {
-    case HS_FORMAT_COLLAPSED: return encode_collapsed(p, opts->collapsed, out, len);
+static int encode(hs_format format, hs_metric metric, const hs_profile *p, uint8_t **out,
+                  size_t *len) {
+    switch (format) {
+    case HS_FORMAT_COLLAPSED: return encode_collapsed(p, metric, out, len);
     case HS_FORMAT_HTML: return encode_html(p, out, len);
     case HS_FORMAT_PPROF: break;
     }
@@ -60,20 +61,24 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
     return hs_write_profile_request(agent, jni, path, NULL);
 }
 
+int hs_encode_profile_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
+                              hs_format format, uint8_t **out, size_t *len, uint32_t *nsamples) {
+    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
+    if (!profile) return -1;
+    int rc = encode(format, agent->opts.collapsed, profile, out, len);
+    if (nsamples) *nsamples = profile->nsamples;
+    hs_profile_free(profile);
+    return rc;
+}
+
 int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req) {
-    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
-    if (!profile) {
-        hs_error("cannot write '%s': out of memory while building the profile", path);
-        return -1;
-    }
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = encode(&agent->opts, profile, &bytes, &len);
-    uint32_t nsamples = profile->nsamples;
-    hs_profile_free(profile);
-    if (rc != 0) {
-        hs_error("cannot write '%s': out of memory while encoding the profile", path);
+    uint32_t nsamples = 0;
+    if (hs_encode_profile_request(agent, jni, req, agent->opts.format, &bytes, &len,
+                                  &nsamples) != 0) {
+        hs_error("cannot write '%s': out of memory while building the profile", path);
         return -1;
     }
     if (write_encoded(path, bytes, len) != 0) return -1;
