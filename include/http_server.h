@@ -70,6 +70,9 @@ int hs_http_server_port(const hs_http_server *s);
  * keeps its own copy, wiped on close. 0, or -1 (ENOMEM). */
 int hs_http_server_set_token(hs_http_server *s, const char *token, size_t len);
 
+/* Other read and write timeouts than the defaults above (tests), before run. */
+void hs_http_server_set_timeouts(hs_http_server *s, int read_ms, int write_ms);
+
 /* Serves until hs_http_server_stop. Call from one thread. */
 void hs_http_server_run(hs_http_server *s, const hs_http_handler *handler);
 

@@ -42,6 +42,7 @@ struct hs_http_server {
     atomic_bool stopping;
     char address[80];
     int port;
+    int read_timeout_ms, write_timeout_ms;
     char *token;
     size_t token_len;
     conn conns[HS_HTTP_MAX_CONNECTIONS];
@@ -125,6 +126,8 @@ int hs_http_server_open(const char *host, int port, bool remote_allowed, hs_http
         return -1;
     }
     s->listen_fd = -1;
+    s->read_timeout_ms = HS_HTTP_READ_TIMEOUT_MS;
+    s->write_timeout_ms = HS_HTTP_WRITE_TIMEOUT_MS;
     s->wake[0] = s->wake[1] = -1;
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
@@ -141,6 +144,11 @@ int hs_http_server_open(const char *host, int port, bool remote_allowed, hs_http
 
 const char *hs_http_server_address(const hs_http_server *s) { return s->address; }
 int hs_http_server_port(const hs_http_server *s) { return s->port; }
+
+void hs_http_server_set_timeouts(hs_http_server *s, int read_ms, int write_ms) {
+    s->read_timeout_ms = read_ms;
+    s->write_timeout_ms = write_ms;
+}
 
 int hs_http_server_set_token(hs_http_server *s, const char *token, size_t len) {
     s->token = malloc(len + 1);
@@ -174,7 +182,7 @@ static void close_conn(hs_http_server *s, const hs_http_handler *h, conn *c) {
 }
 
 /* Moves c to WRITING with resp (its head formatted now). */
-static void start_writing(conn *c, hs_http_response *resp) {
+static void start_writing(hs_http_server *s, conn *c, hs_http_response *resp) {
     c->resp = *resp;
     size_t body = c->head_only ? 0 : c->resp.body_len;
     c->head_len = hs_http_format_head(c->resp.status, c->resp.content_type, c->resp.body_len,
@@ -184,16 +192,16 @@ static void start_writing(conn *c, hs_http_response *resp) {
     c->resp.body_len = body;
     c->sent = 0;
     c->state = CONN_WRITING;
-    c->deadline_ms = now_ms() + HS_HTTP_WRITE_TIMEOUT_MS;
+    c->deadline_ms = now_ms() + s->write_timeout_ms;
 }
 
 /* A short plain-text answer (errors). */
-static void answer_text(conn *c, int status, const char *text, const char *extra) {
+static void answer_text(hs_http_server *s, conn *c, int status, const char *text, const char *extra) {
     hs_http_response resp = {.status = status, .content_type = "text/plain; charset=utf-8",
                              .body = (uint8_t *)text, .body_len = strlen(text),
                              .body_static = true};
     snprintf(resp.extra_headers, sizeof resp.extra_headers, "%s", extra ? extra : "");
-    start_writing(c, &resp);
+    start_writing(s, c, &resp);
 }
 
 static void answer_error(hs_http_server *s, conn *c, int status) {
@@ -202,7 +210,7 @@ static void answer_error(hs_http_server *s, conn *c, int status) {
     const char *text = status == 431 ? bodies[1] : status == 414 ? bodies[2]
                      : status == 505 ? bodies[3] : bodies[0];
     atomic_fetch_add(&s->refused, 1);
-    answer_text(c, status, text, NULL);
+    answer_text(s, c, status, text, NULL);
 }
 
 /* The request head is complete: checks the token, then asks the handler. */
@@ -212,7 +220,7 @@ static void dispatch(hs_http_server *s, const hs_http_handler *h, conn *c,
     if (s->token && !(req->has_authorization &&
                       hs_http_bearer_matches(req->authorization, s->token, s->token_len))) {
         atomic_fetch_add(&s->refused, 1);
-        answer_text(c, 401, "Unauthorized\n", "WWW-Authenticate: Bearer realm=\"heapsampler\"\r\n");
+        answer_text(s, c, 401, "Unauthorized\n", "WWW-Authenticate: Bearer realm=\"heapsampler\"\r\n");
         return;
     }
     hs_http_response resp = {0};
@@ -224,7 +232,7 @@ static void dispatch(hs_http_server *s, const hs_http_handler *h, conn *c,
         c->deadline_ms = now_ms() + later;
         return;
     }
-    start_writing(c, &resp);
+    start_writing(s, c, &resp);
 }
 
 static void on_readable(hs_http_server *s, const hs_http_handler *h, conn *c) {
@@ -299,7 +307,7 @@ static void accept_all(hs_http_server *s) {
         }
         c->fd = fd;
         c->state = CONN_READING;
-        c->deadline_ms = now_ms() + HS_HTTP_READ_TIMEOUT_MS;
+        c->deadline_ms = now_ms() + s->read_timeout_ms;
     }
 }
 
@@ -313,7 +321,7 @@ static void on_deadlines(hs_http_server *s, const hs_http_handler *h) {
             c->state = CONN_READING; /* the handler owns pending from here on */
             h->resume(h->ctx, c->pending, &resp);
             c->pending = NULL;
-            start_writing(c, &resp);
+            start_writing(s, c, &resp);
             continue;
         }
         atomic_fetch_add(&s->timed_out, 1);
