@@ -51,8 +51,9 @@ typedef struct {
 
 /* What the server did, for status. */
 typedef struct {
-    unsigned long answered;  /* responses sent in full */
-    unsigned long refused;   /* 503 (too many connections), 401, 4xx of the parser */
+    unsigned long answered;  /* responses sent in full, whatever their status */
+    unsigned long refused;   /* among them or not: 503 (too many connections), 401, the
+                              * parser's 4xx */
     unsigned long timed_out; /* connections cut at the read or write timeout */
 } hs_http_counters;
 

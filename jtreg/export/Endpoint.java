@@ -103,11 +103,13 @@ public final class Endpoint {
                 Files.readString(scratch.resolve("stderr")));
     }
 
-    /** jcmd PID JVMTI.agent_load LIBRARY COMMAND; returns jcmd's output. */
+    /** jcmd PID JVMTI.agent_load LIBRARY "COMMAND" (quoted, as the README says: jcmd splits
+     * its arguments at "="); returns jcmd's output. */
     static String jcmd(long pid, String command) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "JVMTI.agent_load",
-                AgentRunner.agentLibrary().toString(), command).redirectErrorStream(true).start();
+                AgentRunner.agentLibrary().toString(), "\"" + command + "\"")
+                .redirectErrorStream(true).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor();
             throw new AssertionError("jcmd " + command + " did not finish");
