@@ -6,14 +6,24 @@
  * loaded, and the agent reads its options string as a command (control.c runs it). This
  * file only parses: pure C, no JVM, so every form is unit-tested.
  *
- *   dump[,file=PATTERN][,paths=N] write a profile now; paths=N also writes the retention
- *                                paths of the N largest in-use sites (retention.h)
+ *   dump[,file=PATTERN][,paths=N][,format=F][,out=PATH][,paths_out=PATH]
+ *                                write a profile now; paths=N also writes the retention
+ *                                paths of the N largest in-use sites (retention.h);
+ *                                format=pprof|html|collapsed|text (text: the report) for
+ *                                this dump only; out= into a file the caller created
+ *   top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true]
+ *                                the report (report.h) as the answer
+ *   paths[,n=N][,out=PATH]       the retention paths of the N largest in-use sites as
+ *                                text; out= also gets the pprof paths profile
  *   start[,interval=N][,log=L][,rate=N/s]
  *                                sampling on again (after stop), optionally at a new
  *                                interval or rate cap
  *   stop                         sampling off, tracked weak refs released
  *   status[,file=PATTERN]        the agent's state, one fact per line
  *   help                         the list of commands
+ *
+ * Every command takes reply=PATH: the answer goes into that file (reply.h), never to the
+ * JVM's stdout. reply=, out= and paths_out= name absolute paths of files that exist.
  *
  * Option values are checked by the option table (options.c), so a command accepts exactly
  * what the same option accepts at startup. */
@@ -24,17 +34,42 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "report.h"
 
 #define HS_COMMAND_MAX_PATHS 64
 
-typedef enum { HS_CMD_DUMP = 0, HS_CMD_START, HS_CMD_STOP, HS_CMD_STATUS, HS_CMD_HELP } hs_command_kind;
+typedef enum {
+    HS_CMD_DUMP = 0,
+    HS_CMD_START,
+    HS_CMD_STOP,
+    HS_CMD_STATUS,
+    HS_CMD_HELP,
+    HS_CMD_TOP,
+    HS_CMD_PATHS
+} hs_command_kind;
+
+/* dump,format=: the startup format=, or one for this dump. */
+typedef enum {
+    HS_DUMP_STARTUP_FORMAT = 0,
+    HS_DUMP_PPROF,
+    HS_DUMP_COLLAPSED,
+    HS_DUMP_HTML,
+    HS_DUMP_TEXT
+} hs_dump_format;
+
+#define HS_PATHS_DEFAULT 5
 
 typedef struct {
     hs_command_kind kind;
     bool has_file;     /* file= was given (its pattern is in options.file) */
     bool has_interval; /* interval= was given (start) */
     bool has_rate;     /* rate= was given (start) */
-    unsigned paths;    /* dump: paths=N (0: none), 1 .. HS_COMMAND_MAX_PATHS */
+    unsigned paths;    /* dump: paths=N (0: none); paths: n=N; 1 .. HS_COMMAND_MAX_PATHS */
+    hs_dump_format format;      /* dump: format= */
+    hs_report_options report;   /* top: n=, by=, width=, stack= */
+    char reply[HS_PATH_MAX];    /* reply=: "" when not given */
+    char out[HS_PATH_MAX];      /* out=: "" when not given */
+    char paths_out[HS_PATH_MAX]; /* paths_out=: "" when not given */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 
@@ -43,6 +78,19 @@ typedef struct {
  * cmd is written only on success. */
 int hs_command_parse(const char *text, const hs_options *current, hs_command *cmd, char *err,
                      size_t errlen);
+
+/* Whether text starts with a command word (dump, start, stop, status, help, top, paths)
+ * followed by ',' or its end: a first attach given a command while the agent is not
+ * loaded is not an option string. */
+bool hs_command_is_command(const char *text);
+
+/* The value of the first `key=` item of text (comma-separated) into out; false when
+ * there is none or it does not fit. */
+bool hs_command_find_item(const char *text, const char *key, char *out, size_t len);
+
+/* text without its `key=` items, into out (for loading with reply=). false when it does
+ * not fit. */
+bool hs_command_drop_item(const char *text, const char *key, char *out, size_t len);
 
 /* The commands and what they take, one per line, for `help`. Returns the length needed. */
 size_t hs_command_help(char *buf, size_t len);

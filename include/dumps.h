@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "agent.h"
+#include "profile_output.h"
 #include "snapshot.h"
 
 /* Agent_OnLoad/OnAttach: adds can_generate_resource_exhaustion_heap_events to wanted when
@@ -60,11 +61,32 @@ int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *wri
                        size_t written_len);
 
 /* For a profile that is served rather than written (the HTTP endpoint): builds the
- * request's profile (snapshot.h) and encodes it in format into *out (malloc'd), under the
- * dump lock, so it never races a dump or the exit profile. Only while sampling runs or is
- * paused (never once VMDeath has begun). 0, or -1 (out of memory is logged). */
+ * request's profile (snapshot.h) and encodes it with encode(p, ctx, ...) into *out
+ * (malloc'd), under the dump lock, so it never races a dump or the exit profile. Only
+ * while sampling runs or is paused (never once VMDeath has begun). 0, or -1 (out of memory
+ * is logged). */
 int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
-                    hs_format format, uint8_t **out, size_t *len);
+                    hs_profile_encoder encode, void *ctx, uint8_t **out, size_t *len);
+
+/* An on-demand dump with its own encoding or destination (the attach `dump` with format=
+ * or out=). */
+typedef struct {
+    const char *path;          /* as hs_dumps_write_now's; unused when fd >= 0 */
+    int fd;                    /* >= 0: out= (reply.h), closed after; -1: a path */
+    const char *out_name;      /* the fd's path, for messages and status */
+    hs_profile_encoder encode; /* NULL: format= and collapsed= of the startup options */
+    void *ctx;                 /* the encoder's */
+    hs_snapshot_live *live_out; /* filled by the snapshot (NULL: not wanted); an encoder
+                                 * may read it through ctx */
+} hs_dump_request;
+
+/* hs_dumps_write_now for a request. 0, or -1 (logged). The fd is closed either way. */
+int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *req,
+                           char *written, size_t written_len);
+
+/* The on-demand profile in memory, built under the dumps lock (the `top` report): NULL on
+ * failure (logged). Not counted as a dump. */
+hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out);
 
 /* Status lines for the attach "status" command, one fact per line ending in '\n':
  *   dumps: <n> written, <m> failed

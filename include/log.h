@@ -6,6 +6,8 @@
 #ifndef HS_LOG_H
 #define HS_LOG_H
 
+#include "text.h"
+
 typedef enum { HS_LOG_ERROR = 0, HS_LOG_WARN, HS_LOG_INFO, HS_LOG_DEBUG } hs_log_level;
 
 /* Messages above this level are dropped. Default: HS_LOG_WARN. */
@@ -15,6 +17,12 @@ int hs_log_enabled(hs_log_level level);
 
 /* Redirects output to another file descriptor (tests); default 2 (stderr). */
 void hs_log_set_fd(int fd);
+
+/* While into is set, errors and warnings logged by this thread are appended to it (one
+ * line each, without the "heapsampler: " prefix) instead of going to stderr: a command
+ * answering into a reply file (control.c). NULL: back to stderr. Other threads are not
+ * affected. */
+void hs_log_capture(hs_text *into);
 
 void hs_log(hs_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

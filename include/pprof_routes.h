@@ -5,7 +5,8 @@
  *                          default sample type inuse_space (alloc_space with live=false)
  *   /debug/pprof/allocs    the same profile, default sample type alloc_space
  *   /flamegraph            the HTML flame graph of the same profile
- *   ?seconds=N             (each of the three) a delta: what is allocated during the next
+ *   /debug/pprof/top       the text report of the operator's `top` (report.h), text/plain
+ *   ?seconds=N             (each of them) a delta: what is allocated during the next
  *                          N seconds (1..300), in use as of the last GC at the end
  * Other methods than GET and HEAD are answered 405, unknown profiles and paths 404, bad
  * parameters 400, each with Go's Content-Type, Content-Disposition and message.
@@ -24,7 +25,7 @@
 #define HS_ROUTES_MAX_SECONDS 300
 #define HS_ROUTES_SHARE_MS 1000 /* a build younger than this answers the same request again */
 
-typedef enum { HS_EXPORT_PPROF = 0, HS_EXPORT_HTML } hs_export_format;
+typedef enum { HS_EXPORT_PPROF = 0, HS_EXPORT_HTML, HS_EXPORT_TEXT } hs_export_format;
 
 /* One profile to build. */
 typedef struct {

@@ -1,4 +1,5 @@
-/* profile_output.h: snapshot -> encoded bytes (pprof or collapsed) -> file, atomically. */
+/* profile_output.h: snapshot -> encoded bytes (pprof, collapsed, html or another encoder)
+ * -> file, atomically, or into a file the operator's command created (reply.h). */
 #ifndef HS_PROFILE_OUTPUT_H
 #define HS_PROFILE_OUTPUT_H
 
@@ -17,15 +18,29 @@ int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
 int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req);
 
-/* Builds the profile of a request (NULL: the whole run) and encodes it in format (pprof:
- * gzipped; collapsed: the collapsed= metric; html) into *out (malloc'd, the caller frees),
- * its length into *len and its sample count into *nsamples (may be NULL). 0, or -1 when
- * memory ran out (nothing logged: the caller says what was lost). */
-int hs_encode_profile_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
-                              hs_format format, uint8_t **out, size_t *len, uint32_t *nsamples);
+/* Encodes p in one format (collapsed: the metric collapsed= names). Bytes malloc'd. 0 or -1. */
+int hs_profile_encode_format(hs_format format, hs_metric metric, const hs_profile *p,
+                             uint8_t **out, size_t *len);
+
+/* Another encoding (the text report): bytes malloc'd; 0 or -1 (ENOMEM). */
+typedef int (*hs_profile_encoder)(const hs_profile *p, void *ctx, uint8_t **out, size_t *len);
+
+/* Where a profile goes and how it is encoded. */
+typedef struct {
+    const char *path;          /* written atomically when fd < 0; named in messages */
+    int fd;                    /* >= 0: into this file opened by reply.h (closed after) */
+    hs_profile_encoder encode; /* NULL: format= and collapsed= of the startup options */
+    void *ctx;
+} hs_profile_target;
+
+/* hs_write_profile_request to a target. 0, or -1 with one line logged. */
+int hs_write_profile_to(hs_agent *agent, JNIEnv *jni, const hs_profile_target *target,
+                        const hs_snapshot_request *req);
 
 /* Writes a profile built elsewhere (the retention paths) as gzipped pprof, atomically.
  * 0, or -1 with one line logged. */
 int hs_write_profile_file(const hs_profile *profile, const char *path);
+/* The same into an fd from hs_reply_open (closed after); path names it in messages. */
+int hs_write_profile_fd(const hs_profile *profile, int fd, const char *path);
 
 #endif

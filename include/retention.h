@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "profile.h"
 
 #define HS_RETENTION_NODE_BUDGET (1u << 21) /* 2M objects: 32 MB of nodes */
 #define HS_RETENTION_PER_SITE 4             /* tracked objects whose path is sought */
@@ -40,6 +41,15 @@
  * 0, or -1 with one logged line. */
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t time_budget_ms);
+
+/* The same walk, the paths profile returned instead of written (the `paths` command
+ * prints it, report.h): each sample has the string label "site" = the site's rank (1 =
+ * most in-use bytes), and one comment per site says
+ *   site <rank>: <site key>, <bytes> bytes in use; <k> of its <m> tracked objects sought
+ *   were reached
+ * NULL on failure (logged). Free with hs_profile_free. */
+hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites,
+                               int64_t time_budget_ms);
 
 /* The paths file beside a profile: "d/heap.pb.gz" -> "d/heap-paths.pb.gz", "d/x.y" ->
  * "d/x-paths.y", "d/x" -> "d/x-paths". 0, or -1 when it does not fit. */

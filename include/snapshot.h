@@ -19,6 +19,15 @@ enum { HS_VALUE_ALLOC_OBJECTS = 0, HS_VALUE_ALLOC_SPACE, HS_VALUE_INUSE_OBJECTS,
 /* Samples taken so far: those in buckets plus those spilled to the overflow accumulator. */
 uint64_t hs_snapshot_samples_taken(hs_agent *agent);
 
+/* What a build saw of the live heap, for a report beside the profile (report.h): the
+ * heap figure its in-use values were fitted to and the growing sites (growth.h). */
+typedef struct {
+    int valid;                   /* the profile has in-use values */
+    hs_heap_reading heap;
+    hs_growth_site suspects[HS_SUSPECTS_MAX];
+    uint32_t nsuspects;
+} hs_snapshot_live;
+
 /* What a profile covers when it is not the whole run up to now (dumps.c fills it). */
 typedef struct {
     /* Allocation values: per bucket 1..nbuckets, the weight (HS_WEIGHT_ONE units) to
@@ -34,6 +43,7 @@ typedef struct {
     const char *what;             /* one comment saying what the file is, or NULL */
     const char *default_type;     /* default_sample_type if the profile has it; NULL: inuse_space
                                    * with live tracking, else alloc_space */
+    hs_snapshot_live *live_out;   /* filled when not NULL (valid 0 without in-use values) */
 } hs_snapshot_request;
 
 /* The allocation weight of every bucket now, entries 1..*n (holes 0): a baseline for a

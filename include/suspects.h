@@ -24,6 +24,10 @@ struct hs_live_view;
 /* hs_growth_bucket_fn over the agent's sample table (ctx: the hs_agent). */
 int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *agent);
 
+/* The report's key of a bucket's site (report.h): "Frame.name:line → Class" for its first
+ * frame outside the JDK. */
+void hs_suspect_site_key(hs_agent *agent, uint32_t bucket, char *out, size_t len);
+
 /* One suspect as text (without the "suspect: " prefix); age_weight: the bucket's
  * HS_AGE_BUCKETS weights, or NULL when unknown. */
 void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *age_weight,

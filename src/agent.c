@@ -14,6 +14,7 @@
 
 #include "agent.h"
 #include "budget.h"
+#include "command.h"
 #include "control.h"
 #include "faults.h"
 #include "dumps.h"
@@ -23,6 +24,7 @@
 #include "wall_clock.h"
 #include "live_tracker.h"
 #include "profile_output.h"
+#include "reply.h"
 #include "snapshot.h"
 #include "sample_table.h"
 #include "sampling.h"
@@ -298,13 +300,8 @@ static JNIEnv *attach_jni(JavaVM *vm) {
     return NULL;
 }
 
-/* The JVM calls this for every JVMTI.agent_load of this library: the first one loads the
- * agent; with the agent loaded (at startup or by an earlier attach), it is a command. */
-JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved) {
-    (void)reserved;
-    JNIEnv *jni = attach_jni(vm);
-    if (!jni) return JNI_ERR;
-    if (atomic_load(&loaded)) return hs_control_run(hs_agent_get(), jni, options);
+/* Loads the agent into a running JVM with startup options. 0, or -1 (logged). */
+static jint attach_load(JavaVM *vm, JNIEnv *jni, const char *options) {
     jint rc = load_agent(vm, options, true);
     if (rc != JNI_OK) return rc; /* not loaded: a later attach may try again */
     atomic_store(&loaded, 1);
@@ -313,6 +310,60 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     hs_dumps_start(agent, agent->jvmti, jni);
     hs_http_export_start(agent, agent->jvmti, jni);
     return JNI_OK;
+}
+
+static const char NOT_RUNNING[] = "heapsampler is not running in this JVM";
+
+/* A first attach with reply=PATH (the operator's command): a command word is answered
+ * "not running"; startup options load the agent, and the reply says so with the effective
+ * options, or carries the errors. */
+static jint attach_with_reply(JavaVM *vm, JNIEnv *jni, const char *options, const char *reply) {
+    char err[HS_PATH_MAX + 256];
+    int fd = hs_reply_open("reply", reply, err, sizeof err);
+    if (fd < 0) {
+        hs_error("%s", err);
+        return JNI_ERR;
+    }
+    hs_text answer = {0};
+    jint rc = JNI_ERR;
+    static char startup[2 * HS_PATH_MAX]; /* attaches run one at a time */
+    if (hs_command_is_command(options)) {
+        hs_text_puts(&answer, NOT_RUNNING);
+    } else if (!hs_command_drop_item(options, "reply", startup, sizeof startup)) {
+        hs_text_puts(&answer, "bad option: the options are too long");
+    } else {
+        hs_log_capture(&answer);
+        rc = attach_load(vm, jni, startup);
+        hs_log_capture(NULL);
+        if (rc == JNI_OK) {
+            char effective[HS_PATH_MAX + 512];
+            hs_options_format(&hs_agent_get()->opts, effective, sizeof effective);
+            hs_text_free(&answer); /* warnings of a successful load stay on stderr */
+            hs_text_printf(&answer, "loaded\noptions: %s\n", effective);
+        }
+    }
+    if (hs_reply_answer(fd, rc != JNI_OK, hs_text_str(&answer), err, sizeof err) != 0)
+        hs_error("reply file '%s': %s", reply, err);
+    hs_text_free(&answer);
+    return rc;
+}
+
+/* The JVM calls this for every JVMTI.agent_load of this library: the first one loads the
+ * agent; with the agent loaded (at startup or by an earlier attach), it is a command. A
+ * command word before the agent is loaded is refused ("help" alone prints the options). */
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved) {
+    (void)reserved;
+    JNIEnv *jni = attach_jni(vm);
+    if (!jni) return JNI_ERR;
+    if (atomic_load(&loaded)) return hs_control_run(hs_agent_get(), jni, options);
+    char reply[HS_PATH_MAX];
+    if (hs_command_find_item(options, "reply", reply, sizeof reply))
+        return attach_with_reply(vm, jni, options, reply);
+    if (hs_command_is_command(options) && strcmp(options, "help") != 0) {
+        hs_error("'%.64s': %s; load it first (with startup options)", options, NOT_RUNNING);
+        return JNI_ERR;
+    }
+    return attach_load(vm, jni, options);
 }
 
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm) {

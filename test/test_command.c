@@ -39,8 +39,10 @@ static void expect_error(const char *text, const char *expected) {
     CU_ASSERT_EQUAL(cmd.kind, HS_CMD_HELP); /* untouched */
 }
 
-#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL]" \
-                 "[,rate=N/s], stop, status[,file=PATTERN], help"
+#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N][,format=F][,out=PATH][,paths_out=PATH], " \
+                 "start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, status[,file=PATTERN], " \
+                 "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true], paths[,n=N][,out=PATH], " \
+                 "help; every command also takes reply=PATH"
 
 static void test_plain_commands(void) {
     CU_ASSERT_EQUAL(parse_ok("dump").kind, HS_CMD_DUMP);
@@ -81,7 +83,7 @@ static void test_errors(void) {
     expect_error("dump,", "bad command 'dump,': empty item" ACCEPTED);
     expect_error("dump,,file=x", "bad command 'dump,,file=x': empty item" ACCEPTED);
     expect_error("stop,file=x", "bad command 'stop,file=x': 'file' cannot be given to stop "
-                                "(it takes nothing)" ACCEPTED);
+                                "(it takes nothing besides reply=)" ACCEPTED);
     expect_error("dump,interval=1k", "bad command 'dump,interval=1k': 'interval' cannot be given "
                                      "to dump" ACCEPTED);
     expect_error("start,depth=8", "bad command 'start,depth=8': 'depth' cannot be given to start" ACCEPTED);
@@ -118,13 +120,133 @@ static void test_dump_paths(void) {
                                    "status" ACCEPTED);
 }
 
+static void test_reply_on_every_command(void) {
+    const char *commands[] = {"dump", "start", "stop", "status", "help", "top", "paths"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s,reply=/tmp/hs-reply.%zu", commands[i], i);
+        hs_command cmd = parse_ok(text);
+        char expected[64];
+        snprintf(expected, sizeof expected, "/tmp/hs-reply.%zu", i);
+        CU_ASSERT_STRING_EQUAL(cmd.reply, expected);
+        CU_ASSERT_STRING_EQUAL(cmd.out, "");
+    }
+    CU_ASSERT_STRING_EQUAL(parse_ok("status").reply, "");
+    expect_error("status,reply=tmp/x", "bad command 'status,reply=tmp/x': reply=tmp/x: not an "
+                                       "absolute path" ACCEPTED);
+    expect_error("status,reply=", "bad command 'status,reply=': reply=: missing value" ACCEPTED);
+    expect_error("status,reply", "bad command 'status,reply': reply=: missing value" ACCEPTED);
+    expect_error("top,reply=/a,reply=/b", "bad command 'top,reply=/a,reply=/b': reply= given "
+                                          "twice" ACCEPTED);
+}
+
+static void test_top(void) {
+    hs_command top = parse_ok("top");
+    CU_ASSERT_EQUAL(top.kind, HS_CMD_TOP);
+    CU_ASSERT_EQUAL(top.report.rows, 20);
+    CU_ASSERT_EQUAL(top.report.by, HS_RANK_INUSE);
+    CU_ASSERT_EQUAL(top.report.width, 100);
+    CU_ASSERT_FALSE(top.report.stacks);
+    top = parse_ok("top,n=5,by=growth,width=40,stack=true,reply=/tmp/r");
+    CU_ASSERT_EQUAL(top.report.rows, 5);
+    CU_ASSERT_EQUAL(top.report.by, HS_RANK_GROWTH);
+    CU_ASSERT_EQUAL(top.report.width, 40);
+    CU_ASSERT_TRUE(top.report.stacks);
+    CU_ASSERT_EQUAL(parse_ok("top,by=alloc,n=1000,width=1000").report.by, HS_RANK_ALLOC);
+    CU_ASSERT_FALSE(parse_ok("top,stack=false").report.stacks);
+    expect_error("top,n=0", "bad command 'top,n=0': n=0: not a number of rows from 1 to 1000" ACCEPTED);
+    expect_error("top,n=1001", "bad command 'top,n=1001': n=1001: not a number of rows from 1 to "
+                               "1000" ACCEPTED);
+    expect_error("top,n=x", "bad command 'top,n=x': n=x: not a number of rows from 1 to 1000" ACCEPTED);
+    expect_error("top,width=39", "bad command 'top,width=39': width=39: not a number of columns "
+                                 "from 40 to 1000" ACCEPTED);
+    expect_error("top,width=1001", "bad command 'top,width=1001': width=1001: not a number of "
+                                   "columns from 40 to 1000" ACCEPTED);
+    expect_error("top,by=size", "bad command 'top,by=size': by=size: not one of inuse, alloc, "
+                                "growth" ACCEPTED);
+    expect_error("top,stack=yes", "bad command 'top,stack=yes': stack=yes: not true or false" ACCEPTED);
+    expect_error("top,file=x", "bad command 'top,file=x': 'file' cannot be given to top" ACCEPTED);
+    expect_error("top,out=/x", "bad command 'top,out=/x': 'out' cannot be given to top" ACCEPTED);
+}
+
+static void test_dump_format_and_out(void) {
+    CU_ASSERT_EQUAL(parse_ok("dump").format, HS_DUMP_STARTUP_FORMAT);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=pprof").format, HS_DUMP_PPROF);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=html").format, HS_DUMP_HTML);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=collapsed").format, HS_DUMP_COLLAPSED);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=text").format, HS_DUMP_TEXT);
+    hs_command d = parse_ok("dump,format=text,out=/tmp/o.txt");
+    CU_ASSERT_STRING_EQUAL(d.out, "/tmp/o.txt");
+    CU_ASSERT_EQUAL(d.options.format, HS_FORMAT_PPROF); /* the startup format, untouched */
+    d = parse_ok("dump,out=/tmp/o.pb.gz,paths=3,paths_out=/tmp/p.pb.gz");
+    CU_ASSERT_EQUAL(d.paths, 3);
+    CU_ASSERT_STRING_EQUAL(d.paths_out, "/tmp/p.pb.gz");
+    expect_error("dump,format=svg", "bad command 'dump,format=svg': format=svg: not one of pprof, "
+                                    "html, collapsed, text" ACCEPTED);
+    expect_error("dump,out=o.txt", "bad command 'dump,out=o.txt': out=o.txt: not an absolute "
+                                   "path" ACCEPTED);
+    expect_error("dump,paths_out=/p", "bad command 'dump,paths_out=/p': paths_out= needs "
+                                      "paths=N" ACCEPTED);
+    expect_error("dump,out=/o,paths=2", "bad command 'dump,out=/o,paths=2': paths=N with out= "
+                                        "needs paths_out= (the paths cannot go beside a file "
+                                        "named by out=)" ACCEPTED);
+    expect_error("status,format=text", "bad command 'status,format=text': 'format' cannot be "
+                                       "given to status" ACCEPTED);
+}
+
+static void test_paths_command(void) {
+    hs_command p = parse_ok("paths");
+    CU_ASSERT_EQUAL(p.kind, HS_CMD_PATHS);
+    CU_ASSERT_EQUAL(p.paths, HS_PATHS_DEFAULT);
+    p = parse_ok("paths,n=64,out=/tmp/p.pb.gz,reply=/tmp/r");
+    CU_ASSERT_EQUAL(p.paths, 64);
+    CU_ASSERT_STRING_EQUAL(p.out, "/tmp/p.pb.gz");
+    expect_error("paths,n=65", "bad command 'paths,n=65': n=65: not a number of sites from 1 to "
+                               "64" ACCEPTED);
+    expect_error("paths,by=alloc", "bad command 'paths,by=alloc': 'by' cannot be given to "
+                                   "paths" ACCEPTED);
+}
+
+static void test_command_words(void) {
+    const char *words[] = {"status", "dump", "top", "paths", "stop", "start", "help",
+                           "status,reply=/tmp/x", "top,n=5", "dump,format=html"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        CU_ASSERT_TRUE(hs_command_is_command(words[i]));
+    const char *options[] = {"", "interval=64k,dump_period=1m,reply=/tmp/x", "statusx",
+                             "file=status", "reply=/tmp/x", "topper", "log=info,status", ",status"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        CU_ASSERT_FALSE(hs_command_is_command(options[i]));
+    CU_ASSERT_FALSE(hs_command_is_command(NULL));
+}
+
+static void test_items(void) {
+    char v[64];
+    CU_ASSERT_TRUE(hs_command_find_item("interval=64k,reply=/tmp/r,log=info", "reply", v, sizeof v));
+    CU_ASSERT_STRING_EQUAL(v, "/tmp/r");
+    CU_ASSERT_TRUE(hs_command_find_item("reply=/a", "reply", v, sizeof v));
+    CU_ASSERT_STRING_EQUAL(v, "/a");
+    CU_ASSERT_FALSE(hs_command_find_item("replyx=/a,xreply=/b", "reply", v, sizeof v));
+    CU_ASSERT_FALSE(hs_command_find_item(NULL, "reply", v, sizeof v));
+    char tiny[4];
+    CU_ASSERT_FALSE(hs_command_find_item("reply=/tmp/long", "reply", tiny, sizeof tiny));
+    char out[128];
+    CU_ASSERT_TRUE(hs_command_drop_item("interval=64k,reply=/tmp/r,log=info", "reply", out, sizeof out));
+    CU_ASSERT_STRING_EQUAL(out, "interval=64k,log=info");
+    CU_ASSERT_TRUE(hs_command_drop_item("reply=/tmp/r", "reply", out, sizeof out));
+    CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_TRUE(hs_command_drop_item("reply=/tmp/r,dump_period=1m", "reply", out, sizeof out));
+    CU_ASSERT_STRING_EQUAL(out, "dump_period=1m");
+    CU_ASSERT_FALSE(hs_command_drop_item("interval=64k,log=info", "reply", tiny, sizeof tiny));
+}
+
 static void test_help_text(void) {
-    char text[2048];
+    char text[8192];
     size_t need = hs_command_help(text, sizeof text);
     CU_ASSERT_TRUE(need < sizeof text);
     CU_ASSERT_EQUAL(strlen(text), need);
     const char *usages[] = {"dump[,file=PATTERN][,paths=N]", "start[,interval=SIZE][,log=LEVEL]", "stop",
-                            "status[,file=PATTERN]", "help"};
+                            "status[,file=PATTERN]", "help", "top[,n=N][,by=inuse|alloc|growth]",
+                            "paths[,n=N][,out=PATH]"};
     for (size_t i = 0; i < sizeof usages / sizeof usages[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, usages[i]));
     char tiny[8];
@@ -173,6 +295,12 @@ void register_tests(void) {
     CU_add_test(suite, "errors name the command, the reason and what is accepted", test_errors);
     CU_add_test(suite, "help lists every command", test_help_text);
     CU_add_test(suite, "dump paths=N", test_dump_paths);
+    CU_add_test(suite, "reply= on every command", test_reply_on_every_command);
+    CU_add_test(suite, "top: n=, by=, width=, stack=", test_top);
+    CU_add_test(suite, "dump format= and out=", test_dump_format_and_out);
+    CU_add_test(suite, "paths,n=,out=", test_paths_command);
+    CU_add_test(suite, "a command word is not an option string", test_command_words);
+    CU_add_test(suite, "finding and dropping an item", test_items);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

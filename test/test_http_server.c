@@ -166,7 +166,11 @@ static void test_profiles(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
     CU_ASSERT_PTR_NULL(strstr(r, "Content-Disposition"));
     CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_HTML);
-    r = exchange(fx, "HEAD /debug/pprof/allocs HTTP/1.1\r\n\r\n"); /* shared: built < 1 s ago? */
+    r = exchange(fx, "GET /debug/pprof/top HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/plain; charset=utf-8\r\n"));
+    CU_ASSERT_PTR_NULL(strstr(r, "Content-Disposition"));
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_TEXT);
+    r = exchange(fx, "HEAD /debug/pprof/allocs HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
     CU_ASSERT_STRING_EQUAL(body_of(r), ""); /* HEAD: the length, no body */
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Length: 21\r\n"));
@@ -174,7 +178,7 @@ static void test_profiles(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap\""));
     hs_http_counters c = hs_http_server_counters(fx->server);
-    CU_ASSERT_EQUAL(c.answered, 5);
+    CU_ASSERT_EQUAL(c.answered, 6);
     finish(fx);
 }
 

@@ -4,7 +4,7 @@
  *          reads /debug/pprof/heap from the running JVM; curl gets heap and allocs as Go
  *          serves them (Content-Type, Content-Disposition, the four sample types in Go's
  *          order, default inuse_space / alloc_space), a ?seconds=1 delta covering about a
- *          second, the index, the flame graph, 405, 404 and 400; 20 concurrent clients
+ *          second, the index, the flame graph, the top report as text, 405, 404 and 400; 20 concurrent clients
  *          while the application allocates are each answered (a valid profile, or 503 past
  *          the connection limit) and none hangs; the JVM exits with its own code
  * @library /lib
@@ -137,6 +137,9 @@ public class HttpEndpointTest {
         Endpoint.Fetch flame = e.fetch("/flamegraph").assertStatus(200)
                 .assertHeader("Content-Type: text/html; charset=utf-8");
         if (!flame.bodyText().contains(SITE)) throw new AssertionError("the flame graph lacks " + SITE);
+        Endpoint.Fetch top = e.fetch("/debug/pprof/top").assertStatus(200)
+                .assertHeader("Content-Type: text/plain; charset=utf-8");
+        if (!top.bodyText().contains(SITE)) throw new AssertionError("top lacks " + SITE + ":\n" + top.bodyText());
         e.fetch("/debug/pprof/heap", "-X", "POST").assertStatus(405).assertHeader("Allow: GET, HEAD");
         e.fetch("/debug/pprof/heap", "-X", "DELETE").assertStatus(405);
         e.fetch("/debug/pprof/goroutine").assertStatus(404);

@@ -38,6 +38,7 @@ public class BadOptionsTest {
             new Case("help=yes", "help=yes"),                     // a flag takes no value
             new Case("file=out-%q.pb.gz", "file=out-%q.pb.gz"),   // unknown escape
             new Case("interval=4k,log=info,bogus", "bogus"),      // bad item after good ones
+            new Case("reply=/tmp/hs-reply", "reply=/tmp/hs-reply"), // only on attach
             new Case("collapsed=bytes", "collapsed=bytes"),
             // an in-use metric without live tracking, whatever the order
             new Case("collapsed=inuse_space,live=false", "collapsed=inuse_space"));

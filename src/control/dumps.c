@@ -174,25 +174,47 @@ int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni) {
 
 int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *written,
                        size_t written_len) {
-    if (written && written_len) written[0] = '\0';
-    if (!agent->samples || !lock_dumps()) return -1;
-    in_dump = true;
-    char named[HS_PATH_MAX], err[256];
-    int rc = 0;
-    if (!path || !path[0]) {
-        rc = next_name(NULL, true, named, sizeof named);
-    } else if (hs_dump_files_name_pattern(&D.files, path, time(NULL), named, sizeof named, err,
-                                          sizeof err) != 0) {
-        hs_error("bad option 'file=%s': %s", path, err);
-        D.failed++;
-        rc = -1;
+    hs_dump_request req = {.path = path, .fd = -1};
+    return hs_dumps_write_request(agent, jni, &req, written, written_len);
+}
+
+static const char ON_DEMAND[] = "on-demand profile: alloc values cover the whole run";
+
+/* The file an on-demand dump goes to (under the lock). 0, or -1 (logged, counted). */
+static int on_demand_name(const hs_dump_request *r, char *named, size_t len) {
+    char err[256];
+    if (r->fd >= 0) {
+        snprintf(named, len, "%s", r->out_name ? r->out_name : "out=");
+        return 0;
     }
+    if (!r->path || !r->path[0]) return next_name(NULL, true, named, len);
+    if (hs_dump_files_name_pattern(&D.files, r->path, time(NULL), named, len, err, sizeof err) == 0)
+        return 0;
+    hs_error("bad option 'file=%s': %s", r->path, err);
+    D.failed++;
+    return -1;
+}
+
+int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *r,
+                           char *written, size_t written_len) {
+    if (written && written_len) written[0] = '\0';
+    if (!agent->samples || !lock_dumps()) {
+        if (r->fd >= 0) close(r->fd);
+        return -1;
+    }
+    in_dump = true;
+    char named[HS_PATH_MAX];
+    int rc = on_demand_name(r, named, sizeof named);
     if (rc == 0) {
-        hs_snapshot_request req = {.live = HS_LIVE_NOW,
-                                   .what = "on-demand profile: alloc values cover the whole run"};
-        rc = hs_write_profile_request(agent, jni, named, &req);
+        hs_snapshot_request req = {.live = HS_LIVE_NOW, .what = ON_DEMAND,
+                                   .live_out = r->live_out};
+        hs_profile_target target = {.path = named, .fd = r->fd, .encode = r->encode,
+                                    .ctx = r->ctx};
+        rc = hs_write_profile_to(agent, jni, &target, &req);
         note_result(rc, named);
         if (rc == 0 && written) snprintf(written, written_len, "%s", named);
+    } else if (r->fd >= 0) {
+        close(r->fd);
     }
     in_dump = false;
     unlock_dumps();
@@ -200,18 +222,31 @@ int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *wri
 }
 
 int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
-                    hs_format format, uint8_t **out, size_t *len) {
+                    hs_profile_encoder encode, void *ctx, uint8_t **out, size_t *len) {
     if (!agent->samples || !lock_dumps()) return -1;
     int rc = -1;
     int phase = atomic_load(&agent->phase);
     if (phase == HS_PHASE_RUNNING || phase == HS_PHASE_PAUSED) { /* not after VMDeath */
         in_dump = true;
-        rc = hs_encode_profile_request(agent, jni, req, format, out, len, NULL);
+        hs_profile *p = hs_snapshot_build_request(agent, jni, req);
+        rc = p ? encode(p, ctx, out, len) : -1;
+        hs_profile_free(p);
         if (rc != 0) hs_warn("out of memory while building a profile to serve");
         in_dump = false;
     }
     unlock_dumps();
     return rc;
+}
+
+hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out) {
+    if (!agent->samples || !lock_dumps()) return NULL;
+    in_dump = true;
+    hs_snapshot_request req = {.live = HS_LIVE_NOW, .what = ON_DEMAND, .live_out = live_out};
+    hs_profile *p = hs_snapshot_build_request(agent, jni, &req);
+    if (!p) hs_error("out of memory while building the profile");
+    in_dump = false;
+    unlock_dumps();
+    return p;
 }
 
 /* --- periodic profiles ----------------------------------------------------------------------- */

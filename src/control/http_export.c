@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "agent_thread.h"
+#include "control.h"
 #include "dumps.h"
 #include "http_server.h"
 #include "log.h"
@@ -63,34 +64,66 @@ static void release(void *ctx, void *p) {
     free(b);
 }
 
+/* How a served profile is encoded: a format of the option table, or the text report. */
+typedef struct {
+    hs_agent *agent;
+    hs_export_format format;
+    hs_snapshot_live live; /* the snapshot fills it before the encoder runs (the report) */
+} encoding;
+
+static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
+    encoding *e = ctx;
+    if (e->format != HS_EXPORT_TEXT)
+        return hs_profile_encode_format(e->format == HS_EXPORT_HTML ? HS_FORMAT_HTML
+                                                                    : HS_FORMAT_PPROF,
+                                        e->agent->opts.collapsed, p, out, len);
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    hs_text text = {0};
+    if (hs_control_report(e->agent, p, &e->live, &o, &text) != 0) {
+        hs_text_free(&text);
+        return -1;
+    }
+    *out = (uint8_t *)text.data;
+    *len = text.len;
+    return 0;
+}
+
+/* A delta's request: the allocation since b, in use as of the last GC. */
+static int delta_request(hs_agent *agent, baseline *b, hs_snapshot_request *req,
+                         uint64_t **now_fp) {
+    uint32_t n = 0;
+    if (!serving_phase(agent)) return -1;
+    *now_fp = hs_snapshot_read_weights(agent, &n);
+    if (!*now_fp || !hs_snapshot_extend_weights(&b->fp, &b->n, n)) {
+        free(*now_fp);
+        *now_fp = NULL;
+        hs_warn("out of memory while building a profile to serve");
+        return -1;
+    }
+    req->alloc_fp = *now_fp;
+    req->base_fp = b->fp;
+    req->nbuckets = n;
+    req->time_nanos = b->nanos;
+    req->duration_nanos = hs_wall_nanos() - b->nanos;
+    req->what = "delta served over HTTP (?seconds=): alloc values cover the request's seconds "
+                "only (time_nanos, duration_nanos); inuse as of the last GC";
+    return 0;
+}
+
 static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t *len) {
-    hs_agent *agent = ctx;
+    encoding *e = calloc(1, sizeof *e); /* the live facts are large for the thread's stack */
+    if (!e) return -1;
+    *e = (encoding){.agent = ctx, .format = what->format};
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .default_type = what->default_type,
+                               .live_out = &e->live,
                                .what = "served over HTTP: alloc values cover the whole run; "
                                        "inuse as of the last GC"};
     uint64_t *now_fp = NULL;
-    baseline *b = what->baseline;
-    if (b) {
-        uint32_t n = 0;
-        if (!serving_phase(agent)) return -1;
-        now_fp = hs_snapshot_read_weights(agent, &n);
-        if (!now_fp || !hs_snapshot_extend_weights(&b->fp, &b->n, n)) {
-            free(now_fp);
-            hs_warn("out of memory while building a profile to serve");
-            return -1;
-        }
-        int64_t now = hs_wall_nanos();
-        req.alloc_fp = now_fp;
-        req.base_fp = b->fp;
-        req.nbuckets = n;
-        req.time_nanos = b->nanos;
-        req.duration_nanos = now - b->nanos;
-        req.what = "delta served over HTTP (?seconds=): alloc values cover the request's "
-                   "seconds only (time_nanos, duration_nanos); inuse as of the last GC";
-    }
-    hs_format format = what->format == HS_EXPORT_HTML ? HS_FORMAT_HTML : HS_FORMAT_PPROF;
-    int rc = hs_dumps_encode(agent, H.jni, &req, format, out, len);
+    int rc = what->baseline ? delta_request(e->agent, what->baseline, &req, &now_fp) : 0;
+    if (rc == 0) rc = hs_dumps_encode(e->agent, H.jni, &req, encode, e, out, len);
     free(now_fp);
+    free(e);
     return rc;
 }
 

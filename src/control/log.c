@@ -1,4 +1,5 @@
-/* log.c: single-line, lock-free, allocation-free logging to stderr (see log.h). */
+/* log.c: single-line, lock-free, allocation-free logging to stderr (see log.h); a
+ * command thread may capture its own lines (hs_log_capture). */
 #include "log.h"
 
 #include <errno.h>
@@ -10,6 +11,10 @@
 
 static atomic_int log_level = HS_LOG_WARN;
 static atomic_int log_fd = 2;
+/* A command answering into a reply file takes its own errors and warnings there. */
+static _Thread_local hs_text *captured;
+
+void hs_log_capture(hs_text *into) { captured = into; }
 
 void hs_log_set_level(hs_log_level level) { atomic_store(&log_level, (int)level); }
 hs_log_level hs_log_get_level(void) { return (hs_log_level)atomic_load(&log_level); }
@@ -28,6 +33,13 @@ void hs_log(hs_log_level level, const char *fmt, ...) {
     int n = vsnprintf(line + len, sizeof line - len - 1, fmt, ap);
     va_end(ap);
     if (n < 0) n = 0;
+    if (captured && level <= HS_LOG_WARN) {
+        hs_text_append(captured, line + sizeof prefix - 1,
+                       strnlen(line + sizeof prefix - 1, sizeof line - sizeof prefix));
+        hs_text_puts(captured, "\n");
+        errno = saved_errno;
+        return;
+    }
     len += (size_t)n < sizeof line - len - 1 ? (size_t)n : sizeof line - len - 2;
     line[len++] = '\n';
     const char *p = line;

@@ -18,6 +18,7 @@ static const route ROUTES[] = {
     {"/debug/pprof/heap", "heap", HS_EXPORT_PPROF, "inuse_space"},
     {"/debug/pprof/allocs", "allocs", HS_EXPORT_PPROF, "alloc_space"},
     {"/flamegraph", "flamegraph", HS_EXPORT_HTML, "inuse_space"},
+    {"/debug/pprof/top", "top", HS_EXPORT_TEXT, "inuse_space"},
 };
 #define ROUTE_COUNT (sizeof ROUTES / sizeof ROUTES[0])
 
@@ -32,6 +33,8 @@ static const char INDEX_PAGE[] =
     "alloc_space.</td></tr>\n"
     "<tr><td><a href=\"/flamegraph\">flamegraph</a></td><td>The same profile as an "
     "interactive flame graph (HTML).</td></tr>\n"
+    "<tr><td><a href=\"top\">top</a></td><td>The largest allocation sites as text: in use "
+    "(&plusmn; one standard error), allocated, allocated per second, age.</td></tr>\n"
     "</table>\n<p>Read them with <code>go tool pprof http://HOST:PORT/debug/pprof/heap</code>."
     "</p>\n</body></html>\n";
 
@@ -96,12 +99,13 @@ static void index_page(hs_http_response *resp) {
 /* 200 with the encoded profile (takes bytes). */
 static void profile(hs_http_response *resp, const route *rt, bool delta, uint8_t *bytes,
                     size_t len) {
-    bool html = rt->format == HS_EXPORT_HTML;
-    *resp = (hs_http_response){.status = 200,
-                               .content_type = html ? "text/html; charset=utf-8"
-                                                    : "application/octet-stream",
+    static const char *const content_types[] = {
+        [HS_EXPORT_PPROF] = "application/octet-stream",
+        [HS_EXPORT_HTML] = "text/html; charset=utf-8",
+        [HS_EXPORT_TEXT] = "text/plain; charset=utf-8"};
+    *resp = (hs_http_response){.status = 200, .content_type = content_types[rt->format],
                                .body = bytes, .body_len = len};
-    if (!html)
+    if (rt->format == HS_EXPORT_PPROF)
         snprintf(resp->extra_headers, sizeof resp->extra_headers,
                  "Content-Disposition: attachment; filename=\"%s%s\"\r\n", rt->name,
                  delta ? "-delta" : "");

@@ -434,7 +434,7 @@ static uint32_t location_named(frames *f, const char *name) {
 
 /* One sample per reached target: its class, then the chain back to the root. */
 static void add_target(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
-                       const site *s, const char *leaf, uint32_t node) {
+                       const site *s, uint32_t site_rank, const char *leaf, uint32_t node) {
     static uint32_t chain[MAX_CHAIN];
     uint32_t locs[MAX_CHAIN + 1];
     uint32_t n = hs_retention_chain(w->nodes, w->nnodes, node, chain, MAX_CHAIN);
@@ -446,7 +446,10 @@ static void add_target(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, c
         locs[i + 1] = location_named(f, name);
     }
     int64_t values[2] = {llround(s->objects / s->reached), llround(s->bytes / s->reached)};
-    hs_profile_add_sample(f->profile, locs, n + 1, values, 0);
+    char rank[16];
+    snprintf(rank, sizeof rank, "%u", site_rank);
+    if (hs_profile_add_sample(f->profile, locs, n + 1, values, 0) == 0)
+        hs_profile_label_samples(f->profile, f->profile->nsamples - 1, "site", rank);
 }
 
 static void add_samples(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
@@ -459,7 +462,8 @@ static void add_samples(frames *f, jvmtiEnv *env, JNIEnv *jni, jclass *classes, 
         const char *leaf = hs_sample_table_get(p->agent->samples, s->bucket, &b) == 0
                                ? hs_symbols_class_name(p->agent->symbols, b.key.class_id) : NULL;
         if (w->nodes[w->first_target + j].kind != 0)
-            add_target(f, env, jni, classes, w, s, leaf ? leaf : "[unknown]", w->first_target + j);
+            add_target(f, env, jni, classes, w, s, p->target_site[j] + 1, leaf ? leaf : "[unknown]",
+                       w->first_target + j);
     }
 }
 
@@ -484,6 +488,18 @@ static void add_comments(hs_profile *prof, const walk *w, const plan *p, int64_t
                                  "objects whose path was found");
 }
 
+/* One comment per site, after add_samples counted what was reached; the samples' "site"
+ * label is the site's index + 1. */
+static void add_site_comments(hs_profile *prof, const plan *p) {
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        char key[512];
+        hs_suspect_site_key(p->agent, p->sites[i].bucket, key, sizeof key);
+        hs_profile_add_comment(prof, "site %u: %s, %.0f bytes in use; %u of its %u tracked "
+                                     "objects sought were reached", i + 1, key, p->sites[i].bytes,
+                               p->sites[i].reached, p->sites[i].ntargets);
+    }
+}
+
 static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, const walk *w,
                                  plan *p, int64_t nanos) {
     hs_profile *prof = hs_profile_new();
@@ -496,6 +512,7 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
     }
     add_comments(prof, w, p, nanos);
     add_samples(&f, env, jni, classes, w, p);
+    add_site_comments(prof, p);
     for (uint32_t i = 0; i < f.nnames; i++) free(f.names[i]);
     free(f.names);
     if (!prof->failed) return prof;
@@ -505,12 +522,11 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
 
 /* --- the whole -------------------------------------------------------------------------------- */
 
-static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *path,
-                          int64_t budget_ms) {
+static hs_profile *walk_and_build(hs_agent *agent, JNIEnv *jni, plan *p, int64_t budget_ms) {
     jvmtiEnv *env = walk_env(agent);
     if (!env) {
         hs_error("paths: no JVMTI environment with the tagging capability");
-        return -1;
+        return NULL;
     }
     jclass *raw = NULL, *classes = NULL;
     walk w = {0};
@@ -519,25 +535,32 @@ static int walk_and_write(hs_agent *agent, JNIEnv *jni, plan *p, const char *pat
     int64_t nanos = hs_monotonic_nanos() - start;
     if (rc == 0) classes = classes_by_node(env, jni, (jint)w.nclasses, &raw);
     hs_profile *prof = classes ? build_profile(env, jni, classes, &w, p, nanos) : NULL;
-    rc = prof ? hs_write_profile_file(prof, path) : -1;
     if (prof)
         hs_info("paths: walk %.1f ms, %u objects visited, %u of %u objects reached",
                 (double)nanos / 1e6, w.nnodes - w.nclasses - w.ntargets, w.reached, w.ntargets);
     else
-        hs_error("cannot write '%s': the retention walk failed or ran out of memory", path);
-    hs_profile_free(prof);
+        hs_error("paths: the retention walk failed or ran out of memory");
     free(classes);
     if (raw) (*env)->Deallocate(env, (unsigned char *)raw);
     free(w.nodes);
     free(w.leaf_class);
     (*env)->DisposeEnvironment(env); /* drops every tag of the walk */
-    return rc;
+    return prof;
 }
 
 int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t time_budget_ms) {
+    hs_profile *prof = hs_retention_build(agent, jni, sites, time_budget_ms);
+    int rc = prof ? hs_write_profile_file(prof, path) : -1;
+    if (!prof) hs_error("cannot write '%s': no retention paths", path);
+    hs_profile_free(prof);
+    return rc;
+}
+
+hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites,
+                               int64_t time_budget_ms) {
     plan *p = calloc(1, sizeof *p);
-    if (!p) return -1;
+    if (!p) return NULL;
     p->agent = agent;
     p->jni = jni;
     if (sites > HS_RETENTION_MAX_SITES) sites = HS_RETENTION_MAX_SITES;
@@ -546,14 +569,14 @@ int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t 
         (*jni)->ExceptionClear(jni);
         free(p);
         hs_error("paths: no room for local references");
-        return -1;
+        return NULL;
     }
-    int rc = -1;
+    hs_profile *prof = NULL;
     if (choose_sites(p, sites) != 0)
-        hs_error("paths: live tracking is off; no paths written");
+        hs_error("paths: live tracking is off; no paths found");
     else
-        rc = walk_and_write(agent, jni, p, path, time_budget_ms);
+        prof = walk_and_build(agent, jni, p, time_budget_ms);
     (*jni)->PopLocalFrame(jni, NULL);
     free(p);
-    return rc;
+    return prof;
 }

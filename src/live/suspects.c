@@ -7,6 +7,8 @@
 #include "estimate.h"
 #include "live_age.h"
 #include "live_tracker.h"
+#include "overflow.h"
+#include "report.h"
 #include "sample_table.h"
 #include "stack_store.h"
 #include "symbols.h"
@@ -43,6 +45,31 @@ static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
                  cls ? cls : "[unknown]");
     else
         snprintf(out, len, "[no Java frames] (%s)", cls ? cls : "[unknown]");
+}
+
+void hs_suspect_site_key(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
+    hs_bucket_snapshot b;
+    if (hs_sample_table_get(agent->samples, bucket, &b) != 0) {
+        snprintf(out, len, "[unknown site]");
+        return;
+    }
+    const char *cls = hs_symbols_class_name(agent->symbols, b.key.class_id);
+    uint32_t depth = 0;
+    bool truncated = false;
+    const hs_frame *frames = b.key.stack_id == HS_STACK_FOLDED
+                                 ? NULL
+                                 : hs_stack_store_get(agent->stacks, b.key.stack_id, &depth,
+                                                      &truncated);
+    enum { MAX_FRAMES = 256 }; /* the site is the first frame outside the JDK: near the leaf */
+    const char *names[MAX_FRAMES];
+    int64_t lines[MAX_FRAMES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; frames && i < depth && n < MAX_FRAMES; i++, n++) {
+        const hs_method_info *m = hs_symbols_cached_method(agent->symbols, (jmethodID)frames[i].method);
+        names[n] = m ? m->name : "[unknown]";
+        lines[n] = m ? hs_line_for_bci(m->lines, m->nlines, frames[i].bci) : 0;
+    }
+    hs_report_site_key(names, lines, n, cls, out, len);
 }
 
 /* Bytes in MB (10^6), three significant figures where they fit. */

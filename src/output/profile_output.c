@@ -1,14 +1,17 @@
-/* profile_output.c: snapshot, encode (pprof, collapsed or html), write atomically. */
+/* profile_output.c: snapshot, encode (pprof, collapsed, html or a caller's encoder), write
+ * atomically or into a reply.h file. */
 #include "profile_output.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collapsed.h"
 #include "file_output.h"
 #include "html.h"
 #include "log.h"
 #include "pprof.h"
+#include "reply.h"
 #include "snapshot.h"
 
 /* Encodes as gzipped profile.proto. */
@@ -38,8 +41,8 @@ static int encode_html(const hs_profile *p, uint8_t **out, size_t *len) {
     return 0;
 }
 
-static int encode(hs_format format, hs_metric metric, const hs_profile *p, uint8_t **out,
-                  size_t *len) {
+int hs_profile_encode_format(hs_format format, hs_metric metric, const hs_profile *p,
+                             uint8_t **out, size_t *len) {
     switch (format) {
     case HS_FORMAT_COLLAPSED: return encode_collapsed(p, metric, out, len);
     case HS_FORMAT_HTML: return encode_html(p, out, len);
@@ -48,52 +51,77 @@ static int encode(hs_format format, hs_metric metric, const hs_profile *p, uint8
     return encode_pprof(p, out, len);
 }
 
-/* Writes encoded bytes atomically (frees them). 0, or -1 (logged). */
-static int write_encoded(const char *path, uint8_t *bytes, size_t len) {
+/* Writes encoded bytes to the target (frees them). 0, or -1 (logged). */
+static int write_encoded(const hs_profile_target *t, uint8_t *bytes, size_t len) {
     char err[HS_PATH_MAX + 256];
-    int rc = hs_write_file_atomic(path, bytes, len, err, sizeof err);
+    int rc = t->fd >= 0 ? hs_reply_fill(t->fd, bytes, len, err, sizeof err)
+                        : hs_write_file_atomic(t->path, bytes, len, err, sizeof err);
     free(bytes);
-    if (rc != 0) hs_error("%s", err);
+    if (rc != 0 && t->fd >= 0) hs_error("cannot write '%s': %s", t->path, err);
+    else if (rc != 0) hs_error("%s", err);
     return rc;
+}
+
+static void close_target(const hs_profile_target *t) {
+    if (t->fd >= 0) close(t->fd);
 }
 
 int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
     return hs_write_profile_request(agent, jni, path, NULL);
 }
 
-int hs_encode_profile_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
-                              hs_format format, uint8_t **out, size_t *len, uint32_t *nsamples) {
-    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
-    if (!profile) return -1;
-    int rc = encode(format, agent->opts.collapsed, profile, out, len);
-    if (nsamples) *nsamples = profile->nsamples;
-    hs_profile_free(profile);
-    return rc;
-}
-
 int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req) {
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    uint32_t nsamples = 0;
-    if (hs_encode_profile_request(agent, jni, req, agent->opts.format, &bytes, &len,
-                                  &nsamples) != 0) {
+    hs_profile_target target = {.path = path, .fd = -1};
+    return hs_write_profile_to(agent, jni, &target, req);
+}
+
+int hs_write_profile_to(hs_agent *agent, JNIEnv *jni, const hs_profile_target *target,
+                        const hs_snapshot_request *req) {
+    const char *path = target->path;
+    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
+    if (!profile) {
         hs_error("cannot write '%s': out of memory while building the profile", path);
+        close_target(target);
         return -1;
     }
-    if (write_encoded(path, bytes, len) != 0) return -1;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = target->encode
+                 ? target->encode(profile, target->ctx, &bytes, &len)
+                 : hs_profile_encode_format(agent->opts.format, agent->opts.collapsed, profile,
+                                            &bytes, &len);
+    uint32_t nsamples = profile->nsamples;
+    hs_profile_free(profile);
+    if (rc != 0) {
+        hs_error("cannot write '%s': out of memory while encoding the profile", path);
+        close_target(target);
+        return -1;
+    }
+    if (write_encoded(target, bytes, len) != 0) return -1;
     hs_info("wrote %s (%u stacks written, %zu bytes)", path, nsamples, len);
     return 0;
 }
 
-int hs_write_profile_file(const hs_profile *profile, const char *path) {
+static int write_pprof(const hs_profile *profile, const hs_profile_target *target) {
     uint8_t *bytes = NULL;
     size_t len = 0;
     if (encode_pprof(profile, &bytes, &len) != 0) {
-        hs_error("cannot write '%s': out of memory while encoding the profile", path);
+        hs_error("cannot write '%s': out of memory while encoding the profile", target->path);
+        close_target(target);
         return -1;
     }
-    if (write_encoded(path, bytes, len) != 0) return -1;
-    hs_info("wrote %s (%u stacks written, %zu bytes)", path, profile->nsamples, len);
+    if (write_encoded(target, bytes, len) != 0) return -1;
+    hs_info("wrote %s (%u stacks written, %zu bytes)", target->path, profile->nsamples, len);
     return 0;
+}
+
+int hs_write_profile_file(const hs_profile *profile, const char *path) {
+    hs_profile_target target = {.path = path, .fd = -1};
+    return write_pprof(profile, &target);
+}
+
+int hs_write_profile_fd(const hs_profile *profile, int fd, const char *path) {
+    hs_profile_target target = {.path = path, .fd = fd};
+    return write_pprof(profile, &target);
 }

@@ -404,6 +404,13 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     if (b->req->live != HS_LIVE_PEAK)
         hs_suspects_report(agent, b->profile, &view,
                            b->req->live == HS_LIVE_NOW_NO_JAVA_ALLOC ? HS_LOG_WARN : HS_LOG_INFO);
+    hs_snapshot_live *out = b->req->live_out;
+    if (out) {
+        out->valid = 1;
+        out->heap = view.heap;
+        out->nsuspects = view.nsuspects;
+        memcpy(out->suspects, view.suspects, sizeof out->suspects);
+    }
     b->ages = view.ages; /* kept for add_bucket's split by age */
     view.ages = NULL;
     free(est);
@@ -438,6 +445,7 @@ hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
 
 hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req) {
     static const hs_snapshot_request whole_run = {.live = HS_LIVE_NOW};
+    if (req && req->live_out) memset(req->live_out, 0, sizeof *req->live_out);
     builder b = {.agent = agent, .profile = hs_profile_new(), .req = req ? req : &whole_run,
                  .rate_scale = hs_throttle_dump_scale(agent->throttle)};
     uint32_t classes = hs_symbols_class_count(agent->symbols);

@@ -1,0 +1,590 @@
+/* report.c: the terminal report of a profile, and the retention paths as text (see
+ * report.h).
+ *
+ * The profile's samples are keyed by site (hs_report_site_key), sorted by key and merged:
+ * one row per site with its sums. The ± of a site's in-use bytes is one standard error of
+ * the Horvitz-Thompson estimate: each tracked live sample of an object of s bytes stands
+ * for W = unbias(s) x weight_multiplier objects, so the in-use estimate E = s x sum W has
+ * variance estimate s^2 x sum W (W - 1) = E x s x (W - 1) (growth.h derives the same).
+ * Columns are as wide as their widest cell; when the table would be wider than width=,
+ * the least important columns go first, and the site column takes what is left. */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "estimate.h"
+#include "live_scale.h"
+
+#define KEY_MAX 512
+/* Columns are dropped until the site column gets the widest site, or at least this. */
+#define SITE_MIN_WIDTH 40
+#define ELLIPSIS "\xe2\x80\xa6"
+#define ARROW "\xe2\x86\x92"
+
+/* --- names -------------------------------------------------------------------------- */
+
+void hs_report_options_defaults(hs_report_options *o) {
+    o->rows = HS_REPORT_ROWS_DEFAULT;
+    o->by = HS_RANK_INUSE;
+    o->width = HS_REPORT_WIDTH_DEFAULT;
+    o->stacks = false;
+}
+
+const char *hs_report_rank_name(hs_report_rank by) {
+    return by == HS_RANK_ALLOC ? "alloc" : by == HS_RANK_GROWTH ? "growth" : "inuse";
+}
+
+bool hs_report_is_jdk_frame(const char *name) {
+    static const char *const prefixes[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
+    return false;
+}
+
+static bool is_pseudo(const char *name) { return name[0] == '['; }
+
+void hs_report_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
+                        const char *class_name, char *out, size_t len) {
+    const char *cls = class_name && *class_name ? class_name : "[unknown]";
+    uint32_t pick = 0;
+    while (pick < n && (hs_report_is_jdk_frame(frames[pick]) || is_pseudo(frames[pick]))) pick++;
+    if (pick == n) pick = 0; /* all in the JDK: the leaf frame */
+    if (n == 0)
+        snprintf(out, len, "[no Java frames] " ARROW " %s", cls);
+    else if (lines[pick] > 0)
+        snprintf(out, len, "%s:%lld " ARROW " %s", frames[pick], (long long)lines[pick], cls);
+    else
+        snprintf(out, len, "%s " ARROW " %s", frames[pick], cls);
+}
+
+/* --- figures ------------------------------------------------------------------------ */
+
+void hs_report_size(double bytes, char *out, size_t len) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = fabs(bytes);
+    unsigned u = 0;
+    while (v >= 1000 && u + 1 < sizeof units / sizeof units[0]) { /* 1000 KiB reads as 0.98 MiB */
+        v /= 1024;
+        u++;
+    }
+    const char *sign = bytes < 0 ? "-" : "";
+    if (u == 0) snprintf(out, len, "%s%.0f B", sign, v);
+    else snprintf(out, len, v < 10 ? "%s%.2f %s" : v < 100 ? "%s%.1f %s" : "%s%.0f %s", sign, v,
+                  units[u]);
+}
+
+static void duration_text(double seconds, char *out, size_t len) {
+    if (seconds < 0) snprintf(out, len, "-");
+    else if (seconds < 90) snprintf(out, len, "%.0fs", seconds);
+    else if (seconds < 90 * 60) snprintf(out, len, "%.0fm", seconds / 60);
+    else if (seconds < 48 * 3600) snprintf(out, len, "%.1fh", seconds / 3600);
+    else snprintf(out, len, "%.1fd", seconds / 86400);
+}
+
+/* Display columns of UTF-8 text (one per code point). */
+static size_t display_width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+/* Appends s cut to `columns` display columns (an ellipsis marks the cut). */
+static void append_cut(hs_text *out, const char *s, size_t columns) {
+    if (display_width(s) <= columns) {
+        hs_text_puts(out, s);
+        return;
+    }
+    if (columns == 0) return;
+    size_t w = 0, i = 0;
+    for (; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            if (w == columns - 1) break;
+            w++;
+        }
+    }
+    hs_text_append(out, s, i);
+    hs_text_puts(out, ELLIPSIS);
+}
+
+/* Appends s padded to width columns, right-aligned or left-aligned. */
+static void append_padded(hs_text *out, const char *s, size_t width, bool right) {
+    size_t w = display_width(s);
+    size_t pad = w < width ? width - w : 0;
+    if (right) hs_text_repeat(out, ' ', pad);
+    hs_text_puts(out, s);
+    if (!right) hs_text_repeat(out, ' ', pad);
+}
+
+/* Appends words of text, wrapped at width columns (the header: the table never wraps). */
+static void append_wrapped(hs_text *out, const char *text, size_t width) {
+    size_t column = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        char word[1024];
+        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+        size_t w = display_width(word);
+        if (column > 0 && column + 1 + w > width) {
+            hs_text_puts(out, "\n  ");
+            column = 2;
+        } else if (column > 0) {
+            hs_text_puts(out, " ");
+            column++;
+        }
+        hs_text_puts(out, word);
+        column += w;
+        p += n;
+        while (*p == ' ') p++;
+    }
+    hs_text_puts(out, "\n");
+}
+
+/* --- sites -------------------------------------------------------------------------- */
+
+typedef struct {
+    char *key; /* malloc'd */
+    const hs_sample *sample;
+} keyed_sample;
+
+typedef struct {
+    const char *key;
+    double inuse, inuse_var, alloc;
+    double aged_bytes, age_weighted; /* in-use bytes with an age, and bytes x seconds */
+    const hs_sample *stack;          /* its largest sample, shown with stack=true */
+    double stack_bytes;
+    uint32_t nstacks;
+    const hs_report_suspect *suspect;
+    bool pseudo;                     /* a pseudo-site ([heap not attributed ...]) */
+} site_row;
+
+typedef struct {
+    const hs_profile *p;
+    const hs_report_facts *facts;
+    uint32_t alloc_space, inuse_space; /* value indexes; nsample_types when absent */
+} report_ctx;
+
+static const char *function_name(const hs_profile *p, uint32_t location) {
+    const char *name = p->functions[p->locations[location].function].name;
+    return name && *name ? name : "[unknown]";
+}
+
+#define MAX_KEY_FRAMES 2048
+
+static void sample_key(const hs_profile *p, const hs_sample *s, char *out, size_t len) {
+    if (s->depth == 0) {
+        snprintf(out, len, "[unknown]");
+        return;
+    }
+    if (s->depth == 1) { /* a pseudo-site: [heap not attributed to samples], ... */
+        snprintf(out, len, "%s", function_name(p, s->locations[0]));
+        return;
+    }
+    const char *frames[MAX_KEY_FRAMES];
+    int64_t lines[MAX_KEY_FRAMES];
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < s->depth && n < MAX_KEY_FRAMES; i++, n++) {
+        frames[n] = function_name(p, s->locations[i]);
+        lines[n] = p->locations[s->locations[i]].line;
+    }
+    hs_report_site_key(frames, lines, n, function_name(p, s->locations[0]), out, len);
+}
+
+static int compare_keys(const void *a, const void *b) {
+    return strcmp(((const keyed_sample *)a)->key, ((const keyed_sample *)b)->key);
+}
+
+static double value_of(const hs_sample *s, uint32_t index, uint32_t nvalues) {
+    return index < nvalues ? (double)s->values[index] : 0;
+}
+
+/* Variance of a sample's in-use bytes (see the top of the file). */
+static double inuse_variance(const report_ctx *c, const hs_sample *s, double inuse) {
+    if (inuse <= 0 || s->object_size <= 0) return 0;
+    double size = (double)s->object_size;
+    double w = hs_unbias_scale(size, c->facts->interval) * c->facts->weight_multiplier;
+    return w > 1 ? inuse * size * (w - 1) : 0;
+}
+
+static void add_to_row(const report_ctx *c, site_row *r, const hs_sample *s) {
+    uint32_t nv = c->p->nsample_types;
+    double inuse = value_of(s, c->inuse_space, nv), alloc = value_of(s, c->alloc_space, nv);
+    r->inuse += inuse;
+    r->alloc += alloc;
+    r->inuse_var += inuse_variance(c, s, inuse);
+    if (inuse > 0 && s->ages.age_seconds >= 0) {
+        r->aged_bytes += inuse;
+        r->age_weighted += inuse * (double)s->ages.age_seconds;
+    }
+    double weight = inuse > 0 ? inuse : alloc;
+    if (!r->stack || weight > r->stack_bytes) {
+        if (r->stack && (r->stack->depth != s->depth ||
+                         memcmp(r->stack->locations, s->locations, s->depth * sizeof *s->locations)))
+            r->nstacks++;
+        r->stack = s;
+        r->stack_bytes = weight;
+    }
+}
+
+static const hs_report_suspect *find_suspect(const hs_report_facts *f, const char *key) {
+    for (uint32_t i = 0; i < f->nsuspects; i++)
+        if (strcmp(f->suspects[i].key, key) == 0) return &f->suspects[i];
+    return NULL;
+}
+
+/* The sites of the profile, merged by key. keyed is sorted by key; rows point into it. */
+static uint32_t build_rows(const report_ctx *c, keyed_sample *keyed, site_row *rows) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->p->nsamples; i++) {
+        if (i == 0 || strcmp(keyed[i].key, keyed[i - 1].key) != 0) {
+            memset(&rows[n], 0, sizeof rows[n]);
+            rows[n].key = keyed[i].key;
+            rows[n].nstacks = 1;
+            rows[n].suspect = find_suspect(c->facts, keyed[i].key);
+            rows[n].pseudo = keyed[i].sample->depth <= 1;
+            n++;
+        }
+        add_to_row(c, &rows[n - 1], keyed[i].sample);
+    }
+    return n;
+}
+
+static int compare_rows(const void *a, const void *b, void *by) {
+    const site_row *x = a, *y = b;
+    hs_report_rank sort_by = *(const hs_report_rank *)by;
+    if (x->pseudo != y->pseudo) return x->pseudo ? 1 : -1; /* pseudo-sites are not ranked */
+    if (sort_by == HS_RANK_GROWTH && (x->suspect != NULL) != (y->suspect != NULL))
+        return x->suspect ? -1 : 1;
+    if (sort_by == HS_RANK_GROWTH && x->suspect && y->suspect &&
+        x->suspect->growth_bytes != y->suspect->growth_bytes)
+        return x->suspect->growth_bytes > y->suspect->growth_bytes ? -1 : 1;
+    double vx = sort_by == HS_RANK_ALLOC ? x->alloc : x->inuse;
+    double vy = sort_by == HS_RANK_ALLOC ? y->alloc : y->inuse;
+    if (vx != vy) return vx > vy ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+/* --- the table ---------------------------------------------------------------------- */
+
+enum { COL_RANK, COL_INUSE, COL_SIGMA, COL_HEAP, COL_ALLOC, COL_RATE, COL_AGE, COL_GROWTH, NCOLS };
+
+static const char *const titles[NCOLS] = {"#", "in use", "±", "heap", "allocated", "alloc/s",
+                                          "age", "growth"};
+/* Dropped first when the width is short: lowest priority first. */
+static const int drop_order[NCOLS - 2] = {COL_RATE, COL_AGE, COL_SIGMA, COL_GROWTH, COL_HEAP,
+                                          COL_ALLOC};
+
+typedef struct {
+    char cell[NCOLS][24];
+} row_cells;
+
+static void fill_cells(const report_ctx *c, const site_row *r, unsigned rank, row_cells *out) {
+    const hs_report_facts *f = c->facts;
+    double seconds = (double)c->p->duration_nanos / 1e9;
+    snprintf(out->cell[COL_RANK], sizeof out->cell[0], "%u", rank);
+    hs_report_size(r->inuse, out->cell[COL_INUSE], sizeof out->cell[0]);
+    char sigma[20];
+    hs_report_size(sqrt(r->inuse_var), sigma, sizeof sigma);
+    if (r->inuse > 0) snprintf(out->cell[COL_SIGMA], sizeof out->cell[0], "±%s", sigma);
+    else snprintf(out->cell[COL_SIGMA], sizeof out->cell[0], "-");
+    if (f->heap_known && f->heap_used > 0)
+        snprintf(out->cell[COL_HEAP], sizeof out->cell[0], "%.1f%%",
+                 100 * r->inuse / (double)f->heap_used);
+    else
+        snprintf(out->cell[COL_HEAP], sizeof out->cell[0], "-");
+    hs_report_size(r->alloc, out->cell[COL_ALLOC], sizeof out->cell[0]);
+    char rate[20];
+    hs_report_size(seconds > 0 ? r->alloc / seconds : 0, rate, sizeof rate);
+    snprintf(out->cell[COL_RATE], sizeof out->cell[0], "%s/s", rate);
+    duration_text(r->aged_bytes > 0 ? r->age_weighted / r->aged_bytes : -1, out->cell[COL_AGE],
+                  sizeof out->cell[0]);
+    if (r->suspect) {
+        char g[20];
+        hs_report_size(r->suspect->growth_bytes, g, sizeof g);
+        snprintf(out->cell[COL_GROWTH], sizeof out->cell[0], "+%s", g);
+    } else {
+        snprintf(out->cell[COL_GROWTH], sizeof out->cell[0], "-");
+    }
+}
+
+typedef struct {
+    bool shown[NCOLS];
+    size_t width[NCOLS];
+    size_t site_width;
+} layout;
+
+static size_t fixed_width(const layout *l) {
+    size_t w = 0;
+    for (int i = 0; i < NCOLS; i++)
+        if (l->shown[i]) w += l->width[i] + 2;
+    return w;
+}
+
+static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *rows,
+                        uint32_t n, unsigned width, layout *l) {
+    size_t site_need = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        size_t w = display_width(rows[r].key);
+        if (w > site_need) site_need = w;
+    }
+    if (site_need > SITE_MIN_WIDTH) site_need = SITE_MIN_WIDTH;
+    for (int i = 0; i < NCOLS; i++) {
+        l->shown[i] = true;
+        l->width[i] = display_width(titles[i]);
+        for (uint32_t r = 0; r < n; r++) {
+            size_t w = display_width(cells[r].cell[i]);
+            if (w > l->width[i]) l->width[i] = w;
+        }
+    }
+    if (!c->facts->live) /* no in-use values: no in-use columns */
+        l->shown[COL_INUSE] = l->shown[COL_SIGMA] = l->shown[COL_HEAP] = l->shown[COL_AGE] =
+            l->shown[COL_GROWTH] = false;
+    for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0] &&
+                       fixed_width(l) + site_need > width; d++)
+        l->shown[drop_order[d]] = false;
+    size_t fixed = fixed_width(l);
+    l->site_width = width > fixed ? width - fixed : 1;
+}
+
+static void append_row(hs_text *out, const layout *l, const char *const *cells, const char *site) {
+    for (int i = 0; i < NCOLS; i++) {
+        if (!l->shown[i]) continue;
+        append_padded(out, cells[i], l->width[i], true);
+        hs_text_puts(out, "  ");
+    }
+    append_cut(out, site, l->site_width);
+    hs_text_puts(out, "\n");
+}
+
+static void append_stack(hs_text *out, const report_ctx *c, const site_row *r, size_t width) {
+    const hs_sample *s = r->stack;
+    char line[1200];
+    for (uint32_t i = 1; i < s->depth; i++) {
+        const hs_location *loc = &c->p->locations[s->locations[i]];
+        if (loc->line > 0)
+            snprintf(line, sizeof line, "      at %s:%lld", function_name(c->p, s->locations[i]),
+                     (long long)loc->line);
+        else
+            snprintf(line, sizeof line, "      at %s", function_name(c->p, s->locations[i]));
+        append_cut(out, line, width);
+        hs_text_puts(out, "\n");
+    }
+    if (r->nstacks > 1) {
+        snprintf(line, sizeof line, "      (the largest of %u stacks of this site)", r->nstacks);
+        append_cut(out, line, width);
+        hs_text_puts(out, "\n");
+    }
+}
+
+/* --- the header --------------------------------------------------------------------- */
+
+static void append_header(hs_text *out, const report_ctx *c, const hs_report_options *o,
+                          hs_report_rank by) {
+    const hs_report_facts *f = c->facts;
+    size_t width = o->width;
+    char line[1024], a[32], b[32], when[40];
+    time_t now = (time_t)(f->now_nanos / 1000000000);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
+        snprintf(when, sizeof when, "?");
+    snprintf(line, sizeof line, "heapsampler %s: sites by %s, at %s", HEAPSAMPLER_VERSION,
+             by == HS_RANK_ALLOC ? "allocated bytes"
+                      : by == HS_RANK_GROWTH ? "growth (growing sites first, then in-use bytes)"
+                                             : "in-use bytes", when);
+    append_wrapped(out, line, width);
+    if (f->live && f->last_gc_nanos > 0) {
+        hs_report_size((double)f->heap_used, a, sizeof a);
+        duration_text((double)(f->now_nanos - f->last_gc_nanos) / 1e9, b, sizeof b);
+        snprintf(line, sizeof line, "heap: %s used after the last GC (%s ago, %u GCs seen; %s, "
+                                    "figure from %s)",
+                 f->heap_known ? a : "unknown", b, f->gc_count, f->gc_name ? f->gc_name : "GC ?",
+                 f->heap_source ? f->heap_source : "none");
+    } else if (f->live) {
+        snprintf(line, sizeof line, "heap: no GC seen yet, so nothing is known to be in use (%s)",
+                 f->gc_name ? f->gc_name : "GC ?");
+    } else {
+        snprintf(line, sizeof line, "heap: live tracking is off (live=false): allocation only");
+    }
+    append_wrapped(out, line, width);
+    if (f->live)
+        append_wrapped(out, "in use: estimated objects alive as of the last GC; ± is one standard "
+                            "error of the sampling estimate; heap = in use / heap used after the "
+                            "last GC; age = mean age of what is in use", width);
+    duration_text((double)c->p->duration_nanos / 1e9, a, sizeof a);
+    snprintf(line, sizeof line, "allocated: since the agent started (%s ago); alloc/s = allocated "
+                                "over those %.0f s", a, (double)c->p->duration_nanos / 1e9);
+    append_wrapped(out, line, width);
+    hs_report_size((double)f->interval, a, sizeof a);
+    hs_report_size((double)f->interval_now, b, sizeof b);
+    if (f->interval_now != f->interval)
+        snprintf(line, sizeof line, "sampling: one sample per %s allocated on average (now %s); "
+                                    "rate cap: %s", a, b, f->rate_cap ? f->rate_cap : "off");
+    else
+        snprintf(line, sizeof line, "sampling: one sample per %s allocated on average; rate cap: %s",
+                 a, f->rate_cap ? f->rate_cap : "off");
+    append_wrapped(out, line, width);
+    if (f->live)
+        append_wrapped(out, "growth: sites whose in-use bytes grew by more than 4 standard errors "
+                            "over the last GCs (- : not growing); sizes in KiB, MiB, GiB "
+                            "(powers of 1024)", width);
+    else
+        append_wrapped(out, "sizes in KiB, MiB, GiB (powers of 1024)", width);
+}
+
+/* --- the whole ---------------------------------------------------------------------- */
+
+static void append_footer(hs_text *out, const report_ctx *c, const site_row *rows, uint32_t n,
+                          uint32_t shown, size_t width) {
+    double inuse = 0, alloc = 0, pseudo = 0, total_inuse = 0, total_alloc = 0;
+    uint32_t sites = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        total_inuse += rows[i].inuse;
+        total_alloc += rows[i].alloc;
+        if (rows[i].pseudo) {
+            pseudo += rows[i].inuse;
+            continue;
+        }
+        sites++;
+        if (i < shown) {
+            inuse += rows[i].inuse;
+            alloc += rows[i].alloc;
+        }
+    }
+    char a[32], b[32], line[512];
+    hs_report_size(c->facts->live ? inuse : alloc, a, sizeof a);
+    hs_report_size(c->facts->live ? total_inuse : total_alloc, b, sizeof b);
+    snprintf(line, sizeof line, "%u of %u sites shown: %s of %s %s", shown, sites, a, b,
+             c->facts->live ? "in use" : "allocated");
+    append_wrapped(out, line, width);
+    if (pseudo > 0) {
+        hs_report_size(pseudo, a, sizeof a);
+        snprintf(line, sizeof line, "%s of the heap is not attributed to sampled sites (%s)", a,
+                 HS_LIVE_RESIDUAL_NAME);
+        append_wrapped(out, line, width);
+    }
+}
+
+static int write_table(hs_text *out, const report_ctx *c, site_row *rows, uint32_t n,
+                       const hs_report_options *o) {
+    uint32_t ranked = 0;
+    while (ranked < n && !rows[ranked].pseudo) ranked++;
+    uint32_t shown = ranked < o->rows ? ranked : o->rows;
+    row_cells *cells = calloc(shown + 1, sizeof *cells);
+    if (!cells) return -1;
+    for (uint32_t i = 0; i < shown; i++) fill_cells(c, &rows[i], i + 1, &cells[i]);
+    layout l;
+    plan_layout(c, cells, rows, shown, o->width, &l);
+    hs_text_puts(out, "\n");
+    append_row(out, &l, titles, "site (first frame outside the JDK " ARROW " allocated class)");
+    for (uint32_t i = 0; i < shown; i++) {
+        const char *ptrs[NCOLS];
+        for (int k = 0; k < NCOLS; k++) ptrs[k] = cells[i].cell[k];
+        append_row(out, &l, ptrs, rows[i].key);
+        if (o->stacks) append_stack(out, c, &rows[i], o->width);
+    }
+    free(cells);
+    hs_text_puts(out, "\n");
+    append_footer(out, c, rows, n, shown, o->width);
+    return 0;
+}
+
+int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
+                    const hs_report_options *opts, hs_text *out) {
+    report_ctx c = {.p = p, .facts = facts,
+                    .alloc_space = hs_profile_sample_type_index(p, "alloc_space"),
+                    .inuse_space = hs_profile_sample_type_index(p, "inuse_space")};
+    hs_report_rank by = opts->by;
+    if (!facts->live && by != HS_RANK_ALLOC) by = HS_RANK_ALLOC; /* nothing else to rank by */
+    append_header(out, &c, opts, by);
+    if (p->nsamples == 0) {
+        hs_text_puts(out, "\nno samples yet: nothing allocated since the agent started has been "
+                          "sampled\n");
+        return out->failed ? -1 : 0;
+    }
+    keyed_sample *keyed = calloc(p->nsamples, sizeof *keyed);
+    site_row *rows = malloc(p->nsamples * sizeof *rows);
+    bool ok = keyed && rows;
+    for (uint32_t i = 0; ok && i < p->nsamples; i++) {
+        char key[KEY_MAX];
+        sample_key(p, &p->samples[i], key, sizeof key);
+        keyed[i].sample = &p->samples[i];
+        ok = (keyed[i].key = strdup(key)) != NULL;
+    }
+    int rc = -1;
+    if (ok) {
+        qsort(keyed, p->nsamples, sizeof *keyed, compare_keys);
+        uint32_t n = build_rows(&c, keyed, rows);
+        qsort_r(rows, n, sizeof *rows, compare_rows, &by);
+        rc = write_table(out, &c, rows, n, opts);
+    }
+    for (uint32_t i = 0; keyed && i < p->nsamples; i++) free(keyed[i].key);
+    free(keyed);
+    free(rows);
+    return rc != 0 || out->failed ? -1 : 0;
+}
+
+/* --- retention paths as text -------------------------------------------------------- */
+
+#define PATH_INDENT_MAX 24 /* deeper chains stay at this indentation */
+
+static const char *sample_label(const hs_sample *s, const char *key) {
+    return s->label_key && strcmp(s->label_key, key) == 0 ? s->label_value : NULL;
+}
+
+static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s,
+                         uint32_t inuse_space) {
+    hs_text_puts(out, "  path:\n");
+    uint32_t level = 0;
+    for (uint32_t i = s->depth; i-- > 0; level++) { /* root first */
+        hs_text_repeat(out, ' ', 4 + 2 * (level < PATH_INDENT_MAX ? level : PATH_INDENT_MAX));
+        hs_text_puts(out, function_name(p, s->locations[i]));
+        if (i == 0 && inuse_space < p->nsample_types) {
+            char size[32];
+            hs_report_size((double)s->values[inuse_space], size, sizeof size);
+            hs_text_printf(out, "   (the object; stands for %s in use)", size);
+        }
+        hs_text_puts(out, "\n");
+    }
+}
+
+/* The "site N: ..." comment of a site, or NULL. */
+static const char *site_comment(const hs_profile *p, const char *site) {
+    char prefix[48];
+    int n = snprintf(prefix, sizeof prefix, "site %s: ", site);
+    for (uint32_t i = 0; i < p->ncomments; i++)
+        if (strncmp(p->comments[i], prefix, (size_t)n) == 0) return p->comments[i];
+    return NULL;
+}
+
+int hs_report_paths(const hs_profile *paths, hs_text *out) {
+    uint32_t inuse_space = hs_profile_sample_type_index(paths, "inuse_space");
+    for (uint32_t i = 0; i < paths->ncomments; i++)
+        if (strncmp(paths->comments[i], "site ", 5) != 0)
+            hs_text_printf(out, "%s\n", paths->comments[i]);
+    /* sites in the order of their comments, then chains without a site label */
+    for (uint32_t c = 0; c < paths->ncomments; c++) {
+        const char *comment = paths->comments[c];
+        if (strncmp(comment, "site ", 5) != 0) continue;
+        char site[32];
+        snprintf(site, sizeof site, "%.*s", (int)strcspn(comment + 5, ":"), comment + 5);
+        if (site_comment(paths, site) != comment) continue; /* a repeated number */
+        hs_text_printf(out, "\n%s\n", comment);
+        for (uint32_t i = 0; i < paths->nsamples; i++) {
+            const char *label = sample_label(&paths->samples[i], "site");
+            if (label && strcmp(label, site) == 0)
+                append_chain(out, paths, &paths->samples[i], inuse_space);
+        }
+    }
+    bool first = true;
+    for (uint32_t i = 0; i < paths->nsamples; i++) {
+        const char *label = sample_label(&paths->samples[i], "site");
+        if (label && site_comment(paths, label)) continue;
+        if (first) hs_text_puts(out, "\nchains of no listed site:\n");
+        first = false;
+        append_chain(out, paths, &paths->samples[i], inuse_space);
+    }
+    if (paths->nsamples == 0) hs_text_puts(out, "\nno path was found to any tracked object\n");
+    return out->failed ? -1 : 0;
+}
