@@ -197,10 +197,21 @@ static void JNICALL serve_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
     hs_agent_thread_exiting(&H.thread, jvmti);
 }
 
+/* Nobody will serve: the socket is closed, so clients are refused rather than left waiting. */
+static void close_server(void) {
+    hs_http_server_close(H.server);
+    hs_pprof_routes_destroy(H.routes);
+    H.server = NULL;
+    H.routes = NULL;
+}
+
 void hs_http_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
-    if (!H.server || H.thread.running || atomic_load(&agent->phase) != HS_PHASE_RUNNING) return;
-    if (hs_agent_thread_start(&H.thread, jvmti, jni, "heapsampler http", serve_main, NULL) != 0)
+    if (!H.server || H.thread.running) return;
+    if (atomic_load(&agent->phase) != HS_PHASE_RUNNING ||
+        hs_agent_thread_start(&H.thread, jvmti, jni, "heapsampler http", serve_main, NULL) != 0) {
         hs_warn("http: not serving in this run");
+        close_server();
+    }
 }
 
 void hs_http_export_stop(hs_agent *agent) {
@@ -211,10 +222,7 @@ void hs_http_export_stop(hs_agent *agent) {
         H.stuck = true; /* it may still use the server: leave it to the process exit */
         return;
     }
-    hs_http_server_close(H.server);
-    hs_pprof_routes_destroy(H.routes);
-    H.server = NULL;
-    H.routes = NULL;
+    close_server();
 }
 
 size_t hs_http_export_status(char *buf, size_t len) {

@@ -6,6 +6,8 @@
  * A self-pipe wakes the loop for hs_http_server_stop. */
 #include "http_server.h"
 
+#include "log.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,7 @@ struct hs_http_server {
     char *token;
     size_t token_len;
     conn conns[HS_HTTP_MAX_CONNECTIONS];
+    int64_t accept_paused_until_ms;  /* after an accept error (no descriptors left) */
     atomic_ulong answered, refused, timed_out;
 };
 
@@ -297,7 +300,14 @@ static void refuse_busy(hs_http_server *s, int fd) {
 static void accept_all(hs_http_server *s) {
     for (;;) {
         int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) return; /* EAGAIN, or an error the next poll shows again */
+        if (fd < 0) {
+            /* EMFILE and the like would wake every poll at once: stop polling the listening
+             * socket for a while (the pending connection waits in the backlog). */
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+                errno != ECONNABORTED)
+                s->accept_paused_until_ms = now_ms() + 200;
+            return;
+        }
         conn *c = NULL;
         for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS && !c; i++)
             if (s->conns[i].state == CONN_FREE) c = &s->conns[i];
@@ -334,9 +344,11 @@ static void on_deadlines(hs_http_server *s, const hs_http_handler *h) {
 /* Fills fds (listen, wake, then one per connection; index i + 2 is conns[i] or unused) and
  * returns the poll timeout: the nearest deadline, at most a second. */
 static int prepare_poll(hs_http_server *s, struct pollfd *fds) {
-    fds[0] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
-    fds[1] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
     int64_t now = now_ms(), timeout = 1000;
+    bool paused = now < s->accept_paused_until_ms;
+    fds[0] = (struct pollfd){.fd = paused ? -1 : s->listen_fd, .events = POLLIN};
+    fds[1] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
+    if (paused) timeout = s->accept_paused_until_ms - now;
     for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) {
         conn *c = &s->conns[i];
         static const short events[] = {[CONN_FREE] = 0, [CONN_READING] = POLLIN,
@@ -354,7 +366,10 @@ void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
     while (!atomic_load(&s->stopping)) {
         int timeout = prepare_poll(s, fds);
         int n = poll(fds, HS_HTTP_MAX_CONNECTIONS + 2, timeout);
-        if (n < 0 && errno != EINTR) break;
+        if (n < 0 && errno != EINTR) {
+            hs_warn("http: poll failed (%s): no longer serving", strerror(errno));
+            break;
+        }
         if (atomic_load(&s->stopping)) break;
         for (int i = 0; n > 0 && i < HS_HTTP_MAX_CONNECTIONS; i++) {
             conn *c = &s->conns[i];
