@@ -170,6 +170,15 @@ hs_http_counters hs_http_server_counters(const hs_http_server *s) {
 
 /* --- connections ----------------------------------------------------------------------------- */
 
+/* Closes fd after reading (without waiting) what the peer sent and nobody read: closing a
+ * socket with unread input resets the connection, and the peer could lose the response. */
+static void drain_and_close(int fd) {
+    char scratch[4096];
+    for (int i = 0; i < 4 && recv(fd, scratch, sizeof scratch, MSG_DONTWAIT) > 0; i++) {
+    }
+    close(fd);
+}
+
 static void free_body(hs_http_response *resp) {
     if (!resp->body_static) free(resp->body);
     resp->body = NULL;
@@ -179,7 +188,7 @@ static void free_body(hs_http_response *resp) {
 static void close_conn(hs_http_server *s, const hs_http_handler *h, conn *c) {
     if (c->state == CONN_WAITING && h) h->drop(h->ctx, c->pending);
     free_body(&c->resp);
-    close(c->fd);
+    drain_and_close(c->fd);
     memset(c, 0, sizeof *c); /* CONN_FREE */
     (void)s;
 }
@@ -293,7 +302,8 @@ static void refuse_busy(hs_http_server *s, int fd) {
                                "charset=utf-8\r\nContent-Length: 17\r\nConnection: close\r\n"
                                "Retry-After: 1\r\n\r\nToo many clients\n";
     (void)!send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-    close(fd);
+    shutdown(fd, SHUT_WR);
+    drain_and_close(fd);
     atomic_fetch_add(&s->refused, 1);
 }
 
