@@ -10,9 +10,15 @@
 # client (curl, in a subshell reaped after the measurement) is not counted, the agent's serving
 # thread is (it is inside the JVM).
 #
+# Then one more run with B's options, scraped every THREAD_PERIOD (1.5) seconds, reads the CPU
+# time of the agent's serving thread ("heapsampler http", /proc/PID/task/TID/schedstat, ns)
+# and of the whole JVM (/proc/PID/stat): the CPU one scrape costs (build, encode, send),
+# measured exactly, whatever the load on the machine, and what it comes to every 15 s as a
+# share of the JVM's CPU. Builds are shared for a second, so THREAD_PERIOD stays above it.
+#
 # Usage: bench/scrape.sh [path/to/libheapsampler.so]
-# Knobs (environment): PAIRS=5  SCRAPE_PERIOD=15  ALLOCMIX_STEPS=24000000  JAVA_HOME=<JDK>
-#        WORK=/tmp/heapsampler-bench
+# Knobs (environment): PAIRS=5  SCRAPE_PERIOD=15  THREAD_PERIOD=1.5  ALLOCMIX_STEPS=24000000
+#        THREAD_STEPS=<3 x ALLOCMIX_STEPS>  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -79,7 +85,7 @@ for round in $(seq "$PAIRS"); do
     run_one A
     run_one B
 done
-awk "$AWK_STATS"'
+[ "$PAIRS" -gt 0 ] && awk "$AWK_STATS"'
     $1 == "A" { ca[++na] = $2; wa[na] = $3 }
     $1 == "B" { cb[++nb] = $2; wb[nb] = $3; s[nb] = $4 }
     END {
@@ -87,4 +93,39 @@ awk "$AWK_STATS"'
         printf "scrape every %ss vs no endpoint, %d pairs: CPU ratio %s, wall ratio %s, scrapes per run %s\n",
             period, nb, summary(rc, nb, "%.4f"), summary(rw, nb, "%.4f"), summary(sc, nb, "%.0f")
     }' period="$SCRAPE_PERIOD" "$RESULTS"
-echo "results: $RESULTS"
+[ "$PAIRS" -gt 0 ] && echo "results: $RESULTS"
+
+# --- the serving thread's own CPU per scrape ------------------------------------------------
+serving_thread_cpu() {
+    local err=$RUN_DIR/thread-err pid="" port="" n=0 thread_ns=0 ticks=0 start end t
+    "$JAVA" "-agentpath:$AGENT=file=$RUN_DIR/hs-%p.pb.gz,http=0" -Xms1g -Xmx1g -XX:+UseG1GC \
+        -cp "$WORK/classes" AllocMix "${THREAD_STEPS:-$((ALLOCMIX_STEPS * 3))}" >"$RUN_DIR/thread-out" 2>"$err" &
+    pid=$!
+    start=$EPOCHREALTIME
+    for _ in $(seq 200); do
+        port=$(grep -o 'on http://127.0.0.1:[0-9]*' "$err" 2>/dev/null | head -1 | sed 's/.*://')
+        [ -n "$port" ] && break
+        sleep 0.05
+    done
+    [ -n "$port" ] || die "no endpoint line from the JVM"
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep "${THREAD_PERIOD:-1.5}"
+        curl -sf --max-time 10 -o /dev/null "http://127.0.0.1:$port/debug/pprof/allocs" && n=$((n + 1))
+        for t in /proc/"$pid"/task/*; do # the last reading before the JVM exits counts
+            [ "$(cat "$t/comm" 2>/dev/null)" = "heapsampler htt" ] &&
+                thread_ns=$(awk '{ print $1 }' "$t/schedstat" 2>/dev/null)
+        done
+        t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) && ticks=$t
+    done
+    wait "$pid"
+    end=$EPOCHREALTIME
+    awk -v n="$n" -v ns="$thread_ns" -v ticks="$ticks" -v hz="$(getconf CLK_TCK)" \
+        -v wall="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" 'BEGIN {
+        if (n < 1 || ns <= 0) { print "serving thread: no scrape measured"; exit }
+        per = ns / n / 1e6; cpu = ticks / hz
+        printf "serving thread: %d scrapes, %.2f ms CPU per scrape (build, encode, send); " \
+               "the JVM used %.1f s CPU in %.1f s; one scrape every 15 s = %.4f %% of its CPU\n",
+               n, per, cpu, wall, 100 * (per / 1000) * (wall / 15) / cpu
+    }'
+}
+serving_thread_cpu

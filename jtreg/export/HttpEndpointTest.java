@@ -56,7 +56,7 @@ public class HttpEndpointTest {
         r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE).assertStdoutContains("WORKLOAD DONE");
         // status (printed on the JVM's stdout) names the port chosen
         r.assertStdoutContains("heapsampler: http: serving on 127.0.0.1:" + e.port + ", ");
-        r.assertAgentLine("http: serving /debug/pprof/heap, /debug/pprof/allocs and /flamegraph on "
+        r.assertAgentLine("http: serving /debug/pprof/ (heap, allocs, top) and /flamegraph on "
                 + "http://127.0.0.1:" + e.port);
         Pprof.read(r.file("heapsampler-" + e.jvm.process.pid() + ".pb.gz")).validate();
     }

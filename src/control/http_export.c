@@ -20,7 +20,6 @@
 #define STOP_WAIT_MS 5000
 
 typedef struct {
-    hs_agent *agent;
     hs_http_server *server;
     hs_pprof_routes *routes;
     hs_profile_source source;
@@ -167,7 +166,6 @@ int hs_http_export_open(hs_agent *agent) {
         hs_error("bad option 'http=%s': %s", shown, err);
         return -1;
     }
-    H.agent = agent;
     H.source = (hs_profile_source){.ctx = agent, .build = build, .mark = mark, .release = release};
     if ((H.token && load_token(o->http_token_file) != 0) ||
         !(H.routes = hs_pprof_routes_create(&H.source)) ||
@@ -181,7 +179,7 @@ int hs_http_export_open(hs_agent *agent) {
     }
     /* With port 0 the port is news the user cannot guess: said at warn, the default level. */
     hs_log(o->http_port == 0 ? HS_LOG_WARN : HS_LOG_INFO,
-           "http: serving /debug/pprof/heap, /debug/pprof/allocs and /flamegraph on http://%s%s",
+           "http: serving /debug/pprof/ (heap, allocs, top) and /flamegraph on http://%s%s",
            hs_http_server_address(H.server), H.token ? " (bearer token required)" : "");
     return 0;
 }
