@@ -17,7 +17,8 @@ static void test_request_line(void) {
     CU_ASSERT_STRING_EQUAL(req.path, "/debug/pprof/heap");
     CU_ASSERT_STRING_EQUAL(req.query, "seconds=5");
     CU_ASSERT_FALSE(req.has_authorization);
-    CU_ASSERT_EQUAL(req.head_len, strlen("GET /debug/pprof/heap?seconds=5 HTTP/1.1\r\nHost: x\r\n\r\n"));
+    CU_ASSERT_EQUAL(req.head_len,
+                    strlen("GET /debug/pprof/heap?seconds=5 HTTP/1.1\r\nHost: x\r\n\r\n"));
     CU_ASSERT_EQUAL(parse("HEAD / HTTP/1.0\n\n"), 0); /* bare LF lines */
     CU_ASSERT_EQUAL(req.method, HS_HTTP_HEAD);
     CU_ASSERT_STRING_EQUAL(req.query, "");
@@ -87,7 +88,8 @@ static void test_limits(void) {
     /* too many headers */
     char many[HS_HTTP_HEAD_MAX];
     size_t used = (size_t)sprintf(many, "GET / HTTP/1.1\r\n");
-    for (int i = 0; i < HS_HTTP_HEADERS_MAX; i++) used += (size_t)sprintf(many + used, "H%d: v\r\n", i);
+    for (int i = 0; i < HS_HTTP_HEADERS_MAX; i++)
+        used += (size_t)sprintf(many + used, "H%d: v\r\n", i);
     strcpy(many + used, "\r\n");
     CU_ASSERT_EQUAL(parse(many), 0);
     strcpy(many + used, "Last: v\r\n\r\n");
@@ -184,7 +186,8 @@ static void test_response_head(void) {
     size_t n = hs_http_format_head(404, "text/plain; charset=utf-8", 19, "X-Go-Pprof: 1\r\n", buf,
                                    sizeof buf);
     CU_ASSERT_EQUAL(n, strlen(buf));
-    CU_ASSERT_STRING_EQUAL(buf, "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    CU_ASSERT_STRING_EQUAL(buf, "HTTP/1.1 404 Not Found\r\n"
+                                "Content-Type: text/plain; charset=utf-8\r\n"
                                 "Content-Length: 19\r\nConnection: close\r\n"
                                 "X-Content-Type-Options: nosniff\r\nX-Go-Pprof: 1\r\n\r\n");
     CU_ASSERT_STRING_EQUAL(hs_http_reason(405), "Method Not Allowed");

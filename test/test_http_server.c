@@ -199,11 +199,13 @@ static void test_errors(void) {
     const char *bad_seconds[] = {"0", "-1", "abc", "1.5", "", "99999999999"};
     for (size_t i = 0; i < sizeof bad_seconds / sizeof *bad_seconds; i++) {
         char req[128];
-        snprintf(req, sizeof req, "GET /debug/pprof/heap?seconds=%s HTTP/1.1\r\n\r\n", bad_seconds[i]);
+        snprintf(req, sizeof req, "GET /debug/pprof/heap?seconds=%s HTTP/1.1\r\n\r\n",
+                 bad_seconds[i]);
         r = exchange(fx, req);
         CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 400 Bad Request\r\n"));
         CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Go-Pprof: 1\r\n"));
-        CU_ASSERT_STRING_EQUAL(body_of(r), "invalid value for \"seconds\" - must be a positive integer\n");
+        CU_ASSERT_STRING_EQUAL(body_of(r),
+                               "invalid value for \"seconds\" - must be a positive integer\n");
     }
     r = exchange(fx, "GET /debug/pprof/heap?seconds=301 HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 400 "));

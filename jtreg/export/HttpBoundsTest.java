@@ -80,7 +80,8 @@ public class HttpBoundsTest {
      * took (ms), at most 60 s. */
     static long trickle(int port) {
         long t0 = System.nanoTime();
-        byte[] head = "GET /debug/pprof/heap HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n"
+        byte[] head = ("GET /debug/pprof/heap HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(64)
+                + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(1000);

@@ -4,9 +4,10 @@
  *          reads /debug/pprof/heap from the running JVM; curl gets heap and allocs as Go
  *          serves them (Content-Type, Content-Disposition, the four sample types in Go's
  *          order, default inuse_space / alloc_space), a ?seconds=1 delta covering about a
- *          second, the index, the flame graph, the top report as text, 405, 404 and 400; 20 concurrent clients
- *          while the application allocates are each answered (a valid profile, or 503 past
- *          the connection limit) and none hangs; the JVM exits with its own code
+ *          second, the index, the flame graph, the top report as text, 405, 404 and 400;
+ *          20 concurrent clients while the application allocates are each answered (a
+ *          valid profile, or 503 past the connection limit) and none hangs; the JVM exits
+ *          with its own code
  * @library /lib
  * @build HttpWorkload Endpoint
  * @run driver HttpEndpointTest
@@ -133,13 +134,17 @@ public class HttpEndpointTest {
     static void otherRoutes(Endpoint e) throws Exception {
         Endpoint.Fetch index = e.fetch("/debug/pprof/").assertStatus(200)
                 .assertHeader("Content-Type: text/html; charset=utf-8");
-        if (!index.bodyText().contains("href=\"allocs\"")) throw new AssertionError("index: " + index.bodyText());
+        if (!index.bodyText().contains("href=\"allocs\"")) {
+            throw new AssertionError("index: " + index.bodyText());
+        }
         Endpoint.Fetch flame = e.fetch("/flamegraph").assertStatus(200)
                 .assertHeader("Content-Type: text/html; charset=utf-8");
         if (!flame.bodyText().contains(SITE)) throw new AssertionError("the flame graph lacks " + SITE);
         Endpoint.Fetch top = e.fetch("/debug/pprof/top").assertStatus(200)
                 .assertHeader("Content-Type: text/plain; charset=utf-8");
-        if (!top.bodyText().contains(SITE)) throw new AssertionError("top lacks " + SITE + ":\n" + top.bodyText());
+        if (!top.bodyText().contains(SITE)) {
+            throw new AssertionError("top lacks " + SITE + ":\n" + top.bodyText());
+        }
         e.fetch("/debug/pprof/heap", "-X", "POST").assertStatus(405).assertHeader("Allow: GET, HEAD");
         e.fetch("/debug/pprof/heap", "-X", "DELETE").assertStatus(405);
         e.fetch("/debug/pprof/goroutine").assertStatus(404);

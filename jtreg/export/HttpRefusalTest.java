@@ -3,7 +3,7 @@
  * @summary http= refusals and the token: a port in use stops the JVM from starting with
  *          one line (as a bad file= does), and fails an attach-time load while the
  *          application runs on (a later load on a free port serves); a non-loopback
- *          address without http_token=, an unreadable or empty token file, a token given
+ *          address without http_token=, an unreadable, empty or FIFO token file, a token given
  *          inline are refused at startup naming the option; with http_token=@FILE a
  *          request without the bearer token or with a wrong one gets 401, with it 200, and
  *          the token shows nowhere (logs, status, profile)
@@ -39,6 +39,10 @@ public class HttpRefusalTest {
         Path empty = AgentRunner.newRunDirectory("token").resolve("empty");
         Files.writeString(empty, "\n");
         refusedAtStartup("http=0,http_token=@" + empty, "': the token file is empty");
+        Path fifo = empty.resolveSibling("fifo"); /* would block an open() without O_NONBLOCK */
+        if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) {
+            refusedAtStartup("http=0,http_token=@" + fifo, "': cannot read it: not a regular file");
+        }
         refusedAtStartup("http=0,http_token=" + TOKEN, "heapsampler: bad option 'http_token="
                 + TOKEN + "': not @FILE");
         token();

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent_thread.h"
@@ -131,17 +132,23 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
 /* Reads the token file into the server. 0, or -1 (logged, the token never quoted). */
 static int load_token(const char *path) {
     char text[HS_HTTP_AUTH_MAX + 2], why[160];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-    int saved = errno;
+    struct stat st;
+    /* O_NONBLOCK: a FIFO planted there must not hang the JVM's start */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    bool regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    ssize_t n = regular ? read(fd, text, sizeof text - 1) : -1;
+    int saved = fd >= 0 && !regular ? EINVAL : errno;
     if (fd >= 0) close(fd);
     if (n < 0) {
-        hs_error("bad option 'http_token=@%s': cannot read it: %s", path, strerror(saved));
+        hs_error("bad option 'http_token=@%s': cannot read it: %s", path,
+                 saved == EINVAL && !regular ? "not a regular file" : strerror(saved));
         return -1;
     }
-    size_t len = n == (ssize_t)sizeof text - 1 ? 0 : hs_http_token_from_text(text, (size_t)n, why,
-                                                                             sizeof why);
-    if (n == (ssize_t)sizeof text - 1) snprintf(why, sizeof why, "the file is too long for a token");
+    size_t len = 0;
+    if (n == (ssize_t)sizeof text - 1)
+        snprintf(why, sizeof why, "the file is too long for a token");
+    else
+        len = hs_http_token_from_text(text, (size_t)n, why, sizeof why);
     int rc = 0;
     if (len == 0) {
         hs_error("bad option 'http_token=@%s': %s", path, why);
@@ -152,6 +159,14 @@ static int load_token(const char *path) {
     }
     explicit_bzero(text, sizeof text);
     return rc;
+}
+
+/* Nobody will serve: the socket is closed, so clients are refused rather than left waiting. */
+static void close_server(void) {
+    hs_http_server_close(H.server);
+    hs_pprof_routes_destroy(H.routes);
+    H.server = NULL;
+    H.routes = NULL;
 }
 
 int hs_http_export_open(hs_agent *agent) {
@@ -167,14 +182,13 @@ int hs_http_export_open(hs_agent *agent) {
         return -1;
     }
     H.source = (hs_profile_source){.ctx = agent, .build = build, .mark = mark, .release = release};
-    if ((H.token && load_token(o->http_token_file) != 0) ||
-        !(H.routes = hs_pprof_routes_create(&H.source)) ||
-        hs_agent_thread_init(&H.thread, agent->jvmti, "heapsampler http") != 0) {
-        if (!H.routes) hs_error("out of memory setting up http=");
-        hs_pprof_routes_destroy(H.routes);
-        hs_http_server_close(H.server);
-        H.routes = NULL;
-        H.server = NULL;
+    bool ok = !H.token || load_token(o->http_token_file) == 0;
+    if (ok && !(H.routes = hs_pprof_routes_create(&H.source))) {
+        hs_error("out of memory setting up http=");
+        ok = false;
+    }
+    if (!ok || hs_agent_thread_init(&H.thread, agent->jvmti, "heapsampler http") != 0) {
+        close_server();
         return -1;
     }
     /* With port 0 the port is news the user cannot guess: said at warn, the default level. */
@@ -193,14 +207,6 @@ static void JNICALL serve_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
     hs_http_server_run(H.server, &handler);
     H.jni = NULL;
     hs_agent_thread_exiting(&H.thread, jvmti);
-}
-
-/* Nobody will serve: the socket is closed, so clients are refused rather than left waiting. */
-static void close_server(void) {
-    hs_http_server_close(H.server);
-    hs_pprof_routes_destroy(H.routes);
-    H.server = NULL;
-    H.routes = NULL;
 }
 
 void hs_http_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {

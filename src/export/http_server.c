@@ -185,12 +185,11 @@ static void free_body(hs_http_response *resp) {
     resp->body_len = 0;
 }
 
-static void close_conn(hs_http_server *s, const hs_http_handler *h, conn *c) {
+static void close_conn(const hs_http_handler *h, conn *c) {
     if (c->state == CONN_WAITING && h) h->drop(h->ctx, c->pending);
     free_body(&c->resp);
     drain_and_close(c->fd);
     memset(c, 0, sizeof *c); /* CONN_FREE */
-    (void)s;
 }
 
 /* Moves c to WRITING with resp (its head formatted now). */
@@ -208,7 +207,8 @@ static void start_writing(hs_http_server *s, conn *c, hs_http_response *resp) {
 }
 
 /* A short plain-text answer (errors). */
-static void answer_text(hs_http_server *s, conn *c, int status, const char *text, const char *extra) {
+static void answer_text(hs_http_server *s, conn *c, int status, const char *text,
+                        const char *extra) {
     hs_http_response resp = {.status = status, .content_type = "text/plain; charset=utf-8",
                              .body = (uint8_t *)text, .body_len = strlen(text),
                              .body_static = true};
@@ -216,11 +216,12 @@ static void answer_text(hs_http_server *s, conn *c, int status, const char *text
     start_writing(s, c, &resp);
 }
 
+/* The parser's refusals (hs_http_parse_request). */
 static void answer_error(hs_http_server *s, conn *c, int status) {
-    static char bodies[][48] = {"Bad Request\n", "Request Header Fields Too Large\n",
-                                "URI Too Long\n", "HTTP Version Not Supported\n"};
-    const char *text = status == 431 ? bodies[1] : status == 414 ? bodies[2]
-                     : status == 505 ? bodies[3] : bodies[0];
+    const char *text = "Bad Request\n";
+    if (status == 414) text = "URI Too Long\n";
+    else if (status == 431) text = "Request Header Fields Too Large\n";
+    else if (status == 505) text = "HTTP Version Not Supported\n";
     atomic_fetch_add(&s->refused, 1);
     answer_text(s, c, status, text, NULL);
 }
@@ -232,7 +233,8 @@ static void dispatch(hs_http_server *s, const hs_http_handler *h, conn *c,
     if (s->token && !(req->has_authorization &&
                       hs_http_bearer_matches(req->authorization, s->token, s->token_len))) {
         atomic_fetch_add(&s->refused, 1);
-        answer_text(s, c, 401, "Unauthorized\n", "WWW-Authenticate: Bearer realm=\"heapsampler\"\r\n");
+        answer_text(s, c, 401, "Unauthorized\n",
+                    "WWW-Authenticate: Bearer realm=\"heapsampler\"\r\n");
         return;
     }
     hs_http_response resp = {0};
@@ -251,13 +253,13 @@ static void on_readable(hs_http_server *s, const hs_http_handler *h, conn *c) {
     ssize_t n = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, 0);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
     if (n <= 0) {
-        close_conn(s, h, c);
+        close_conn(h, c);
         return;
     }
     c->in_len += (size_t)n;
     hs_http_request *req = malloc(sizeof *req); /* ~5 KiB: kept off the agent thread's stack */
     if (!req) {
-        close_conn(s, h, c);
+        close_conn(h, c);
         return;
     }
     int status = hs_http_parse_request(c->in, c->in_len, req);
@@ -282,14 +284,14 @@ static void on_writable(hs_http_server *s, const hs_http_handler *h, conn *c) {
         if (left == 0) {
             atomic_fetch_add(&s->answered, 1);
             shutdown(c->fd, SHUT_WR);
-            close_conn(s, h, c);
+            close_conn(h, c);
             return;
         }
         ssize_t n = send(c->fd, from, left, MSG_NOSIGNAL);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            close_conn(s, h, c);
+            close_conn(h, c);
             return;
         }
         c->sent += (size_t)n;
@@ -345,7 +347,7 @@ static void on_deadlines(hs_http_server *s, const hs_http_handler *h) {
             continue;
         }
         atomic_fetch_add(&s->timed_out, 1);
-        close_conn(s, h, c);
+        close_conn(h, c);
     }
 }
 
@@ -385,8 +387,8 @@ void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
             conn *c = &s->conns[i];
             short re = fds[i + 2].revents;
             if (!re || c->state == CONN_FREE) continue;
-            if (c->state == CONN_WAITING) close_conn(s, h, c); /* the client hung up */
-            else if (re & (POLLERR | POLLNVAL)) close_conn(s, h, c);
+            if (c->state == CONN_WAITING) close_conn(h, c); /* the client hung up */
+            else if (re & (POLLERR | POLLNVAL)) close_conn(h, c);
             else if (c->state == CONN_READING) on_readable(s, h, c);
             else if (c->state == CONN_WRITING) on_writable(s, h, c);
             if (atomic_load(&s->stopping)) break;
@@ -395,7 +397,7 @@ void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
         if (n > 0 && (fds[0].revents & POLLIN)) accept_all(s);
     }
     for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++)
-        if (s->conns[i].state != CONN_FREE) close_conn(s, h, &s->conns[i]);
+        if (s->conns[i].state != CONN_FREE) close_conn(h, &s->conns[i]);
 }
 
 void hs_http_server_stop(hs_http_server *s) {
@@ -406,7 +408,7 @@ void hs_http_server_stop(hs_http_server *s) {
 void hs_http_server_close(hs_http_server *s) {
     if (!s) return;
     for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) /* run drops pending ones; never ran: none */
-        if (s->conns[i].state != CONN_FREE) close_conn(s, NULL, &s->conns[i]);
+        if (s->conns[i].state != CONN_FREE) close_conn(NULL, &s->conns[i]);
     if (s->listen_fd >= 0) close(s->listen_fd);
     if (s->wake[0] >= 0) close(s->wake[0]);
     if (s->wake[1] >= 0) close(s->wake[1]);

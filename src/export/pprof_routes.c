@@ -205,7 +205,8 @@ static long handle(void *ctx, const hs_http_request *req, hs_http_response *resp
     if (strcmp(req->path, "/debug/pprof/") == 0) index_page(resp);
     else if (strcmp(req->path, "/debug/pprof") == 0)
         text(resp, 301, "Moved Permanently\n", "Location: /debug/pprof/\r\n");
-    else if (strncmp(req->path, "/debug/pprof/", 13) == 0) text(resp, 404, "Unknown profile\n", NULL);
+    else if (strncmp(req->path, "/debug/pprof/", 13) == 0)
+        text(resp, 404, "Unknown profile\n", NULL);
     else text(resp, 404, "404 page not found\n", NULL);
     return 0;
 }
