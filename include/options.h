@@ -57,7 +57,7 @@ typedef struct {
     bool http;                   /* http=[HOST:]PORT given (default off) */
     char http_host[256];         /* HOST, without IPv6 brackets; 127.0.0.1 when not given */
     int32_t http_port;           /* 0: any free port */
-    char http_token_file[HS_PATH_MAX]; /* http_token=@FILE: the file ("" = no token) */
+    char http_token_file[HS_PATH_MAX]; /* http_token=@FILE as given, '@' included ("": none) */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

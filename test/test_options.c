@@ -697,17 +697,23 @@ static void test_http_options(void) {
     CU_ASSERT_STRING_EQUAL(o.http_host, "::1");
     o = parse_ok("http=0.0.0.0:9000,http_token=@/run/secrets/token");
     CU_ASSERT_STRING_EQUAL(o.http_host, "0.0.0.0");
-    CU_ASSERT_STRING_EQUAL(o.http_token_file, "/run/secrets/token");
+    CU_ASSERT_STRING_EQUAL(o.http_token_file, "@/run/secrets/token");
     o = parse_ok("http=off");
     CU_ASSERT_FALSE(o.http);
-    /* shown back: the address, never more than that the token is set */
+    /* shown back as given: the address, the token's file (never the token) */
     char text[1024];
     hs_options_format(&o, text, sizeof text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",http=off,http_token=none"));
     o = parse_ok("http=[::1]:7000,http_token=@/tmp/t");
     hs_options_format(&o, text, sizeof text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",http=[::1]:7000,http_token=(set)"));
-    CU_ASSERT_PTR_NULL(strstr(text, "/tmp/t"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",http=[::1]:7000,http_token=@/tmp/t"));
+    /* a host of 255 bytes is shown whole, so the options parse back the same */
+    char item[300];
+    snprintf(item, sizeof item, "http=%0255d:1", 0);
+    o = parse_ok(item);
+    CU_ASSERT_EQUAL(strlen(o.http_host), 255);
+    hs_options_format(&o, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, item));
 }
 
 static void test_reject_http_options(void) {

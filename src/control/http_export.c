@@ -182,7 +182,7 @@ int hs_http_export_open(hs_agent *agent) {
         return -1;
     }
     H.source = (hs_profile_source){.ctx = agent, .build = build, .mark = mark, .release = release};
-    bool ok = !H.token || load_token(o->http_token_file) == 0;
+    bool ok = !H.token || load_token(o->http_token_file + 1) == 0;
     if (ok && !(H.routes = hs_pprof_routes_create(&H.source))) {
         hs_error("out of memory setting up http=");
         ok = false;

@@ -623,15 +623,15 @@ static int parse_http_token(const char *value, hs_options *opts, char *why, size
                  "and the logs)");
         return -1;
     }
-    snprintf(opts->http_token_file, sizeof opts->http_token_file, "%s", value + 1);
+    snprintf(opts->http_token_file, sizeof opts->http_token_file, "%s", value); /* with '@' */
     return 0;
 }
 
-/* The file's name only (never its content): shown in the profile's comments. */
+/* "@FILE": the file's name, never its content. */
 static const char *show_http_token(const hs_options *opts, char *scratch, size_t len) {
     (void)scratch;
     (void)len;
-    return opts->http_token_file[0] ? "(set)" : "none";
+    return opts->http_token_file[0] ? opts->http_token_file : "none";
 }
 
 typedef struct {
@@ -855,7 +855,7 @@ size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
     const char *separator = "";
     for (size_t i = 0; i < OPTION_COUNT; i++) {
         const option_row *row = &option_table[i];
-        char scratch[32];
+        char scratch[300]; /* the longest shown value: http=[HOST]:PORT, HOST < 256 bytes */
         const char *value = row->show(opts, scratch, sizeof scratch);
         if (value == NULL) continue;
         if (is_flag(row)) text_printf(&out, "%s%s", separator, row->name);
