@@ -60,6 +60,14 @@ int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni);
 int hs_dumps_write_now(hs_agent *agent, JNIEnv *jni, const char *path, char *written,
                        size_t written_len);
 
+/* For a profile that is served rather than written (the HTTP endpoint): builds the
+ * request's profile (snapshot.h) and encodes it with encode(p, ctx, ...) into *out
+ * (malloc'd), under the dump lock, so it never races a dump or the exit profile. Only
+ * while sampling runs or is paused (never once VMDeath has begun). 0, or -1 (out of memory
+ * is logged). */
+int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
+                    hs_profile_encoder encode, void *ctx, uint8_t **out, size_t *len);
+
 /* An on-demand dump with its own encoding or destination (the attach `dump` with format=
  * or out=). */
 typedef struct {

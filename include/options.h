@@ -55,6 +55,11 @@ typedef struct {
     /* fidelity */
     bool raw_names;              /* names=raw: keep hidden-class addresses (default stable) */
     bool threads;                /* threads=true: string label "thread" on every sample */
+    /* the HTTP endpoint (http_export.h) */
+    bool http;                   /* http=[HOST:]PORT given (default off) */
+    char http_host[256];         /* HOST, without IPv6 brackets; 127.0.0.1 when not given */
+    int32_t http_port;           /* 0: any free port */
+    char http_token_file[HS_PATH_MAX]; /* http_token=@FILE as given, '@' included ("": none) */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

@@ -41,8 +41,18 @@ typedef struct {
     int64_t duration_nanos;       /* 0 with time_nanos 0: up to now */
     hs_live_when live;            /* which in-use view (live_tracker.h) */
     const char *what;             /* one comment saying what the file is, or NULL */
+    const char *default_type;     /* default_sample_type if the profile has it; NULL: inuse_space
+                                   * with live tracking, else alloc_space */
     hs_snapshot_live *live_out;   /* filled when not NULL (valid 0 without in-use values) */
 } hs_snapshot_request;
+
+/* The allocation weight of every bucket now, entries 1..*n (holes 0): a baseline for a
+ * request's base_fp or alloc_fp. NULL on ENOMEM. */
+uint64_t *hs_snapshot_read_weights(hs_agent *agent, uint32_t *n);
+
+/* Grows weights read earlier (*n entries) to n_new entries, the new ones 0 (buckets that
+ * did not exist then had no weight). *fp is replaced; false on ENOMEM (*fp unchanged). */
+bool hs_snapshot_extend_weights(uint64_t **fp, uint32_t *n, uint32_t n_new);
 
 /* Builds the profile; jni (may be NULL) is needed only for the live heap. NULL on ENOMEM. */
 hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni);

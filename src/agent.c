@@ -19,6 +19,7 @@
 #include "faults.h"
 #include "dumps.h"
 #include "file_output.h"
+#include "http_export.h"
 #include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
@@ -184,6 +185,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     (void)thread;
     start_sampling(hs_agent_get(), jvmti, jni);
     hs_dumps_start(hs_agent_get(), jvmti, jni);
+    hs_http_export_start(hs_agent_get(), jvmti, jni);
 }
 
 static void log_line(void *ctx, const char *line) {
@@ -219,6 +221,7 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_agent *agent = hs_agent_get();
     pthread_mutex_lock(&agent->lifecycle_lock); /* a command in progress finishes first */
+    hs_http_export_stop(agent); /* no profile served past this point; bounded */
     final_dump(agent, jvmti, jni);
     pthread_mutex_unlock(&agent->lifecycle_lock);
 }
@@ -261,7 +264,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
         create_tables(agent) != 0 || register_callbacks(jvmti) != 0 ||
-        hs_dumps_init(agent, jvmti) != 0) {
+        hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0) {
         free_tables(agent, NULL);
         (*jvmti)->DisposeEnvironment(jvmti);
         agent->jvmti = NULL;
@@ -305,6 +308,7 @@ static jint attach_load(JavaVM *vm, JNIEnv *jni, const char *options) {
     hs_agent *agent = hs_agent_get();
     start_sampling(agent, agent->jvmti, jni);
     hs_dumps_start(agent, agent->jvmti, jni);
+    hs_http_export_start(agent, agent->jvmti, jni);
     return JNI_OK;
 }
 

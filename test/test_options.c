@@ -12,7 +12,7 @@
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
     "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, names, " \
-    "threads"
+    "threads, http, http_token"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
@@ -20,7 +20,7 @@
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
     "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"            \
-    "adapt_interval=true,names=stable,threads=false"
+    "adapt_interval=true,names=stable,threads=false,http=off,http_token=none"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -40,6 +40,10 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->adapt_interval, b->adapt_interval);
     CU_ASSERT_EQUAL(a->raw_names, b->raw_names);
     CU_ASSERT_EQUAL(a->threads, b->threads);
+    CU_ASSERT_EQUAL(a->http, b->http);
+    CU_ASSERT_STRING_EQUAL(a->http_host, b->http_host);
+    CU_ASSERT_EQUAL(a->http_port, b->http_port);
+    CU_ASSERT_STRING_EQUAL(a->http_token_file, b->http_token_file);
 }
 
 /* Parses text over the defaults and asserts success. */
@@ -510,7 +514,8 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"help", "off"},      {"depth", "1024"},                {"format", "pprof"},
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
-        {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"},
+        {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"}, {"http", "off"},
+        {"http_token", "none"},
     };
     static char help[8192];
     size_t need = hs_options_help(help, sizeof help);
@@ -591,7 +596,8 @@ static void test_format_shows_help_flag_without_value(void) {
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
                                  "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
-                                 "adapt_interval=true,names=stable,threads=false");
+                                 "adapt_interval=true,names=stable,threads=false,http=off,"
+                                 "http_token=none");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -685,9 +691,69 @@ static void test_reject_dump_options(void) {
                      "bad option 'peak=true': needs live=true; accepted: " PEAK_ACCEPTED);
 }
 
+#define HTTP_ACCEPTED                                                                        \
+    "off, or [HOST:]PORT with PORT from 0 (any free port) to 65535; HOST defaults to "      \
+    "127.0.0.1 ([::1] for IPv6); a non-loopback HOST needs http_token="
+#define HTTP_TOKEN_ACCEPTED "none, or @FILE: a file holding the bearer token"
+
+static void test_http_options(void) {
+    hs_options o = parse_ok("");
+    CU_ASSERT_FALSE(o.http);
+    CU_ASSERT_STRING_EQUAL(o.http_token_file, "");
+    o = parse_ok("http=8080");
+    CU_ASSERT_TRUE(o.http);
+    CU_ASSERT_STRING_EQUAL(o.http_host, "127.0.0.1");
+    CU_ASSERT_EQUAL(o.http_port, 8080);
+    o = parse_ok("http=0");
+    CU_ASSERT_EQUAL(o.http_port, 0);
+    o = parse_ok("http=localhost:65535");
+    CU_ASSERT_STRING_EQUAL(o.http_host, "localhost");
+    CU_ASSERT_EQUAL(o.http_port, 65535);
+    o = parse_ok("http=[::1]:7000");
+    CU_ASSERT_STRING_EQUAL(o.http_host, "::1");
+    o = parse_ok("http=0.0.0.0:9000,http_token=@/run/secrets/token");
+    CU_ASSERT_STRING_EQUAL(o.http_host, "0.0.0.0");
+    CU_ASSERT_STRING_EQUAL(o.http_token_file, "@/run/secrets/token");
+    o = parse_ok("http=off");
+    CU_ASSERT_FALSE(o.http);
+    /* shown back as given: the address, the token's file (never the token) */
+    char text[1024];
+    hs_options_format(&o, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",http=off,http_token=none"));
+    o = parse_ok("http=[::1]:7000,http_token=@/tmp/t");
+    hs_options_format(&o, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",http=[::1]:7000,http_token=@/tmp/t"));
+    /* a host of 255 bytes is shown whole, so the options parse back the same */
+    char item[300];
+    snprintf(item, sizeof item, "http=%0255d:1", 0);
+    o = parse_ok(item);
+    CU_ASSERT_EQUAL(strlen(o.http_host), 255);
+    hs_options_format(&o, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, item));
+}
+
+static void test_reject_http_options(void) {
+    expect_rejection("http=65536", "bad option 'http=65536': too large; accepted: " HTTP_ACCEPTED);
+    expect_rejection("http=web", "bad option 'http=web': not a port number; accepted: "
+                     HTTP_ACCEPTED);
+    expect_rejection("http=host:", "bad option 'http=host:': empty value; accepted: "
+                     HTTP_ACCEPTED);
+    expect_rejection("http=:80", "bad option 'http=:80': empty host; accepted: " HTTP_ACCEPTED);
+    expect_rejection("http=::1:80", "bad option 'http=::1:80': an IPv6 address goes in "
+                     "brackets: [::1]:PORT; accepted: " HTTP_ACCEPTED);
+    expect_rejection("http=-1", "bad option 'http=-1': negative; accepted: " HTTP_ACCEPTED);
+    expect_rejection("http=8080,http_token=s3cret",
+                     "bad option 'http_token=s3cret': not @FILE (the token itself would show in "
+                     "the process list and the logs); accepted: " HTTP_TOKEN_ACCEPTED);
+    expect_rejection("http_token=@/tmp/t",
+                     "bad option 'http_token': needs http=; accepted: " HTTP_TOKEN_ACCEPTED);
+}
+
 void register_tests(void) {
     static CU_TestInfo defaults[] = {
         {"defaults", test_defaults},
+        {"http options", test_http_options},
+        {"reject http options", test_reject_http_options},
         {"NULL and empty text keep defaults", test_null_and_empty_text_keep_defaults},
         {"parse applies over existing options", test_parse_applies_over_existing_options},
         CU_TEST_INFO_NULL,

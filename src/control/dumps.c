@@ -221,6 +221,23 @@ int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *
     return rc;
 }
 
+int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
+                    hs_profile_encoder encode, void *ctx, uint8_t **out, size_t *len) {
+    if (!agent->samples || !lock_dumps()) return -1;
+    int rc = -1;
+    int phase = atomic_load(&agent->phase);
+    if (phase == HS_PHASE_RUNNING || phase == HS_PHASE_PAUSED) { /* not after VMDeath */
+        in_dump = true;
+        hs_profile *p = hs_snapshot_build_request(agent, jni, req);
+        rc = p ? encode(p, ctx, out, len) : -1;
+        hs_profile_free(p);
+        if (rc != 0) hs_warn("out of memory while building a profile to serve");
+        in_dump = false;
+    }
+    unlock_dumps();
+    return rc;
+}
+
 hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out) {
     if (!agent->samples || !lock_dumps()) return NULL;
     in_dump = true;
@@ -234,29 +251,6 @@ hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *l
 
 /* --- periodic profiles ----------------------------------------------------------------------- */
 
-/* The allocation weight of every bucket now, 1..*n (holes 0). NULL on ENOMEM. */
-static uint64_t *read_weights(hs_agent *agent, uint32_t *n) {
-    *n = hs_sample_table_count(agent->samples);
-    uint64_t *fp = calloc((size_t)*n + 1, sizeof *fp);
-    for (uint32_t i = 1; fp && i <= *n; i++) {
-        hs_bucket_snapshot bucket;
-        if (hs_sample_table_get(agent->samples, i, &bucket) == 0) fp[i] = bucket.weight_fp;
-    }
-    return fp;
-}
-
-/* The previous dump's weights, zero-extended to n buckets (new ones had none). */
-static bool extend_base(uint32_t n) {
-    if (n <= D.nbase && D.base_fp) return true;
-    uint64_t *grown = realloc(D.base_fp, ((size_t)n + 1) * sizeof *grown);
-    if (!grown) return false;
-    uint32_t from = D.base_fp ? D.nbase + 1 : 0;
-    memset(grown + from, 0, ((size_t)n + 1 - from) * sizeof *grown);
-    D.base_fp = grown;
-    D.nbase = n;
-    return true;
-}
-
 /* Deletes the periodic file keep= no longer keeps (only ever one this run wrote). */
 static void retain(const char *path) {
     char evicted[HS_PATH_MAX];
@@ -269,9 +263,10 @@ static void retain(const char *path) {
 static void periodic_dump(hs_agent *agent, JNIEnv *jni) {
     if (atomic_load(&agent->phase) != HS_PHASE_RUNNING) return;
     uint32_t n = 0;
-    uint64_t *now_fp = read_weights(agent, &n);
+    uint64_t *now_fp = hs_snapshot_read_weights(agent, &n);
     char path[HS_PATH_MAX];
-    if (!now_fp || !extend_base(n) || next_name(NULL, true, path, sizeof path) != 0) {
+    if (!now_fp || !hs_snapshot_extend_weights(&D.base_fp, &D.nbase, n) ||
+        next_name(NULL, true, path, sizeof path) != 0) {
         if (!now_fp) hs_warn("out of memory: periodic profile skipped");
         free(now_fp);
         return;

@@ -581,6 +581,90 @@ static const char *show_names(const hs_options *opts, char *scratch, size_t len)
 BOOL_OPTION(threads)
 BOOL_OPTION(adapt_interval)
 
+/* ---- The HTTP endpoint: http=[HOST:]PORT, http_token=@FILE -------------------------- */
+
+#define HTTP_DEFAULT_HOST "127.0.0.1"
+#define HTTP_PORT_MAX 65535
+
+/* Splits "[HOST:]PORT" ("[v6]:PORT" for an IPv6 address) into host and port text. */
+static int split_host_port(const char *value, char *host, size_t hostlen, const char **port,
+                           char *why, size_t whylen) {
+    const char *colon = strrchr(value, ':');
+    const char *host_start = value, *host_end = colon;
+    if (!colon) {
+        snprintf(host, hostlen, "%s", HTTP_DEFAULT_HOST);
+        *port = value;
+        return 0;
+    }
+    if (value[0] == '[') { /* [::1]:8080 */
+        if (colon == value || colon[-1] != ']') {
+            snprintf(why, whylen, "an IPv6 address goes in brackets: [::1]:PORT");
+            return -1;
+        }
+        host_start = value + 1;
+        host_end = colon - 1;
+    } else if (memchr(value, ':', (size_t)(colon - value))) {
+        snprintf(why, whylen, "an IPv6 address goes in brackets: [::1]:PORT");
+        return -1;
+    }
+    size_t len = (size_t)(host_end - host_start);
+    if (len == 0 || len >= hostlen) {
+        snprintf(why, whylen, len ? "host name too long" : "empty host");
+        return -1;
+    }
+    memcpy(host, host_start, len);
+    host[len] = '\0';
+    *port = colon + 1;
+    return 0;
+}
+
+static int parse_http(const char *value, hs_options *opts, char *why, size_t whylen) {
+    if (strcmp(value, "off") == 0) {
+        opts->http = false;
+        return 0;
+    }
+    char host[sizeof opts->http_host];
+    const char *port_text;
+    int64_t port;
+    if (split_host_port(value, host, sizeof host, &port_text, why, whylen) != 0 ||
+        parse_bounded(port_text, false, 0, HTTP_PORT_MAX, "not a port number", &port, why,
+                      whylen) != 0)
+        return -1;
+    opts->http = true;
+    snprintf(opts->http_host, sizeof opts->http_host, "%s", host);
+    opts->http_port = (int32_t)port;
+    return 0;
+}
+
+static const char *show_http(const hs_options *opts, char *scratch, size_t len) {
+    if (!opts->http) return "off";
+    bool v6 = strchr(opts->http_host, ':') != NULL;
+    snprintf(scratch, len, "%s%s%s:%d", v6 ? "[" : "", opts->http_host, v6 ? "]" : "",
+             (int)opts->http_port);
+    return scratch;
+}
+
+static int parse_http_token(const char *value, hs_options *opts, char *why, size_t whylen) {
+    if (strcmp(value, "none") == 0) {
+        opts->http_token_file[0] = '\0';
+        return 0;
+    }
+    if (value[0] != '@' || value[1] == '\0') {
+        snprintf(why, whylen, "not @FILE (the token itself would show in the process list "
+                 "and the logs)");
+        return -1;
+    }
+    snprintf(opts->http_token_file, sizeof opts->http_token_file, "%s", value); /* with '@' */
+    return 0;
+}
+
+/* "@FILE": the file's name, never its content. */
+static const char *show_http_token(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch;
+    (void)len;
+    return opts->http_token_file[0] ? opts->http_token_file : "none";
+}
+
 typedef struct {
     const char *name;
     const char *default_text; /* NULL: a flag, given without a value */
@@ -673,6 +757,14 @@ static const option_row option_table[] = {
     {"threads", "false", "true, false",
      "label each sample with its Java thread's name (string label 'thread')", parse_threads,
      show_threads},
+    /* the HTTP endpoint (http_export.h) */
+    {"http", "off", "off, or [HOST:]PORT with PORT from 0 (any free port) to 65535; HOST "
+     "defaults to 127.0.0.1 ([::1] for IPv6); a non-loopback HOST needs http_token=",
+     "serve /debug/pprof/heap, /debug/pprof/allocs and /flamegraph over HTTP, as Go programs "
+     "do, for go tool pprof, Grafana Alloy or Parca to scrape", parse_http, show_http},
+    {"http_token", "none", "none, or @FILE: a file holding the bearer token",
+     "clients of http= must send 'Authorization: Bearer <token>'", parse_http_token,
+     show_http_token},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)
@@ -768,6 +860,9 @@ static int check_combination(const hs_options *opts, char *err, size_t errlen) {
     if (opts->peak == HS_PEAK_TRUE && !opts->live) /* an in-use view needs live tracking */
         return reject("peak=true", 9, "needs live=true", find_option("peak", 4)->accepted, err,
                       errlen);
+    if (opts->http_token_file[0] && !opts->http) /* a token guards the endpoint */
+        return reject("http_token", 10, "needs http=", find_option("http_token", 10)->accepted,
+                      err, errlen);
     if (opts->oom_paths && !opts->live) /* paths are sought for tracked objects */
         return reject("oom_paths=true", 14, "needs live=true",
                       find_option("oom_paths", 9)->accepted, err, errlen);
@@ -800,7 +895,7 @@ size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
     const char *separator = "";
     for (size_t i = 0; i < OPTION_COUNT; i++) {
         const option_row *row = &option_table[i];
-        char scratch[32];
+        char scratch[300]; /* the longest shown value: http=[HOST]:PORT, HOST < 256 bytes */
         const char *value = row->show(opts, scratch, sizeof scratch);
         if (value == NULL) continue;
         if (is_flag(row)) text_printf(&out, "%s%s", separator, row->name);

@@ -273,12 +273,19 @@ uint64_t hs_snapshot_samples_taken(hs_agent *agent) {
            atomic_load_explicit(&agent->overflow.spilled, memory_order_relaxed);
 }
 
+/* The sample type named first by default if the profile has it. */
+static const char *default_type(int live, const hs_snapshot_request *req) {
+    if (req->default_type && (live || strncmp(req->default_type, "alloc_", 6) == 0))
+        return req->default_type;
+    return live ? "inuse_space" : "alloc_space";
+}
+
 static int set_header(hs_agent *agent, hs_profile *p, int live, const hs_snapshot_request *req) {
     int ok = hs_profile_add_sample_type(p, "alloc_objects", "count") >= 0 &&
              hs_profile_add_sample_type(p, "alloc_space", "bytes") >= 0 &&
              (!live || (hs_profile_add_sample_type(p, "inuse_objects", "count") >= 0 &&
                         hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
-             hs_profile_set_default_sample_type(p, live ? "inuse_space" : "alloc_space") == 0 &&
+             hs_profile_set_default_sample_type(p, default_type(live, req)) == 0 &&
              hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
     bool whole_run = req->time_nanos == 0;
     p->time_nanos = whole_run ? agent->start_nanos : req->time_nanos;
@@ -409,6 +416,27 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     free(est);
     hs_live_view_free(&view);
     return 0;
+}
+
+uint64_t *hs_snapshot_read_weights(hs_agent *agent, uint32_t *n) {
+    *n = hs_sample_table_count(agent->samples);
+    uint64_t *fp = calloc((size_t)*n + 1, sizeof *fp);
+    for (uint32_t i = 1; fp && i <= *n; i++) {
+        hs_bucket_snapshot bucket;
+        if (hs_sample_table_get(agent->samples, i, &bucket) == 0) fp[i] = bucket.weight_fp;
+    }
+    return fp;
+}
+
+bool hs_snapshot_extend_weights(uint64_t **fp, uint32_t *n, uint32_t n_new) {
+    if (n_new <= *n && *fp) return true;
+    uint64_t *grown = realloc(*fp, ((size_t)n_new + 1) * sizeof *grown);
+    if (!grown) return false;
+    uint32_t from = *fp ? *n + 1 : 0;
+    memset(grown + from, 0, ((size_t)n_new + 1 - from) * sizeof *grown);
+    *fp = grown;
+    *n = n_new;
+    return true;
 }
 
 hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run.sh: builds and runs the libFuzzer harnesses of the option parser and the file-name
-# pattern expander (clang with -fsanitize=fuzzer,address,undefined).
+# run.sh: builds and runs the libFuzzer harnesses of the option parser, the file-name
+# pattern expander and the HTTP endpoint's request parser (clang with
+# -fsanitize=fuzzer,address,undefined).
 #
 #   test/fuzz/run.sh            short fixed-seed run (seed 1, 100,000 inputs each, seconds):
 #                               what scripts/test.sh runs
@@ -21,10 +22,11 @@ flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
        -D_GNU_SOURCE -I"$root/include")
 for name in options file_pattern; do
   "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/control/options.c" \
-      "$root/src/control/log.c"
+      "$root/src/control/log.c" "$root/src/output/text.c"
 done
+"$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$root/src/export/http_message.c"
 work="$(mktemp -d /tmp/heapsampler-fuzz.XXXXXX)"
-for name in options file_pattern; do
+for name in options file_pattern http; do
   mkdir -p "$work/$name"
   if [ $# -eq 0 ]; then
     # Fixed seed, fixed count: the same inputs on every run; new ones go to the scratch dir.
@@ -33,7 +35,7 @@ for name in options file_pattern; do
     args=(-max_total_time="$1" "$root/test/fuzz/corpus/$name")
   fi
   echo "== fuzz_$name ${args[*]:0:2}"
-  if ! (cd "$work" && "$out/fuzz_$name" -max_len=5000 "${args[@]}" >"$work/$name.log" 2>&1); then
+  if ! (cd "$work" && "$out/fuzz_$name" -max_len=10000 "${args[@]}" >"$work/$name.log" 2>&1); then
     tail -40 "$work/$name.log" >&2
     echo "fuzz: fuzz_$name failed; log and reproducer in $work" >&2
     exit 1

@@ -26,6 +26,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -133,6 +134,20 @@ public final class AgentRunner {
     }
 
     private Result launch(List<String> tail) throws IOException, InterruptedException {
+        return startWith(tail).finish();
+    }
+
+    /** Starts a main class in the background: talk to the child, then {@link Running#finish}. */
+    public Running start(String mainClass, String... args) throws IOException {
+        List<String> tail = new ArrayList<>();
+        tail.add("-cp");
+        tail.add(System.getProperty("test.class.path", System.getProperty("java.class.path")));
+        tail.add(mainClass);
+        tail.addAll(Arrays.asList(args));
+        return startWith(tail);
+    }
+
+    private Running startWith(List<String> tail) throws IOException {
         Path dir = newRunDirectory(label);
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -144,28 +159,75 @@ public final class AgentRunner {
         command.addAll(jvmFlags);
         command.addAll(tail);
 
-        Path stdoutFile = dir.resolve("stdout.txt");
-        Path stderrFile = dir.resolve("stderr.txt");
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(stdoutFile.toFile()).redirectError(stderrFile.toFile());
+                .redirectOutput(dir.resolve("stdout.txt").toFile())
+                .redirectError(dir.resolve("stderr.txt").toFile());
         builder.environment().putAll(env);
-
         long start = System.nanoTime();
-        Process process = builder.start();
-        long limitMillis = (long) (timeout.toMillis() * timeoutFactor());
-        boolean finished = process.waitFor(limitMillis, TimeUnit.MILLISECONDS);
-        if (!finished) {
-            dumpThreadsAndKill(process);
+        return new Running(builder.start(), command, dir, start,
+                (long) (timeout.toMillis() * timeoutFactor()));
+    }
+
+    /** A child JVM running in the background; finish() waits for it like run() does. */
+    public static final class Running implements AutoCloseable {
+        public final Process process;
+        public final Path dir;
+        private final List<String> command;
+        private final long startNanos;
+        private final long limitMillis;
+
+        Running(Process process, List<String> command, Path dir, long startNanos, long limitMillis) {
+            this.process = process;
+            this.command = command;
+            this.dir = dir;
+            this.startNanos = startNanos;
+            this.limitMillis = limitMillis;
         }
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        Result result = new Result(command, dir, process.exitValue(), read(stdoutFile),
-                read(stderrFile), elapsed, !finished);
-        System.out.println(result.describe());
-        if (!finished) {
-            throw new AssertionError("the child JVM did not finish within " + limitMillis
-                    + " ms and was killed (thread dump in its stdout above)");
+
+        /** What the child wrote on stderr so far. */
+        public String stderrSoFar() throws IOException {
+            return read(dir.resolve("stderr.txt"));
         }
-        return result;
+
+        /** Waits (at most limit, scaled by the timeout factor) for a stderr line containing
+         * text, and returns it; fails if the child exits or the time runs out first. */
+        public String awaitStderrLine(String text, Duration limit)
+                throws IOException, InterruptedException {
+            long end = System.nanoTime() + (long) (limit.toNanos() * timeoutFactor());
+            while (System.nanoTime() < end) {
+                Optional<String> line = stderrSoFar().lines().filter(l -> l.contains(text)).findFirst();
+                if (line.isPresent()) return line.get();
+                if (!process.isAlive()) break;
+                Thread.sleep(50);
+            }
+            Result r = finish();
+            r.fail("no stderr line containing \"" + text + "\"");
+            return null;
+        }
+
+        /** Waits for the exit (the runner's timeout; a hung child gets a thread dump). */
+        public Result finish() throws IOException, InterruptedException {
+            long waited = (System.nanoTime() - startNanos) / 1_000_000;
+            boolean finished = process.waitFor(Math.max(0, limitMillis - waited), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                dumpThreadsAndKill(process);
+            }
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
+            Result result = new Result(command, dir, process.exitValue(),
+                    read(dir.resolve("stdout.txt")), read(dir.resolve("stderr.txt")), elapsed,
+                    !finished);
+            System.out.println(result.describe());
+            if (!finished) {
+                throw new AssertionError("the child JVM did not finish within " + limitMillis
+                        + " ms and was killed (thread dump in its stdout above)");
+            }
+            return result;
+        }
+
+        @Override
+        public void close() {
+            if (process.isAlive()) process.destroyForcibly();
+        }
     }
 
     /** jtreg's -timeoutFactor, so slow machines get proportionally more time. */

@@ -1,0 +1,420 @@
+/* http_server.c: sockets and the poll() loop of the agent's endpoint (see http_server.h).
+ *
+ * Each connection goes READING (the request head) -> WAITING (only when the handler
+ * answers later) -> WRITING (head, then body) -> closed. Every state has a deadline on the
+ * monotonic clock; the loop's poll timeout is the nearest one, so nothing waits past it.
+ * A self-pipe wakes the loop for hs_http_server_stop. */
+#include "http_server.h"
+
+#include "log.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef enum { CONN_FREE = 0, CONN_READING, CONN_WAITING, CONN_WRITING } conn_state;
+
+typedef struct {
+    conn_state state;
+    int fd;
+    int64_t deadline_ms;             /* read or write deadline; the wake time when WAITING */
+    char in[HS_HTTP_HEAD_MAX + 1];   /* one byte past the limit: a full buffer is too large */
+    size_t in_len;
+    void *pending;                   /* the handler's, while WAITING */
+    bool head_only;                  /* HEAD: no body */
+    char head[512];
+    size_t head_len;
+    hs_http_response resp;
+    size_t sent;                     /* bytes of head + body sent */
+} conn;
+
+struct hs_http_server {
+    int listen_fd;
+    int wake[2];                     /* self-pipe: [0] polled, [1] written by stop */
+    atomic_bool stopping;
+    char address[80];
+    int port;
+    int read_timeout_ms, write_timeout_ms;
+    char *token;
+    size_t token_len;
+    conn conns[HS_HTTP_MAX_CONNECTIONS];
+    int64_t accept_paused_until_ms;  /* after an accept error (no descriptors left) */
+    atomic_ulong answered, refused, timed_out;
+};
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* --- opening --------------------------------------------------------------------------------- */
+
+static bool is_loopback(const struct sockaddr *sa) {
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family != AF_INET6) return false;
+    const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+    return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
+/* "host:port" of the bound socket into s->address. */
+static void describe_bound(hs_http_server *s) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (getsockname(s->listen_fd, (struct sockaddr *)&ss, &len) != 0) return;
+    if (ss.ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+        s->port = ntohs(a->sin6_port);
+        snprintf(s->address, sizeof s->address, "[%s]:%d", host, s->port);
+    } else {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+        s->port = ntohs(a->sin_port);
+        snprintf(s->address, sizeof s->address, "%s:%d", host, s->port);
+    }
+}
+
+/* Binds and listens on the first address of host. 0, or -1 with err. */
+static int listen_on(hs_http_server *s, const char *host, int port, bool remote_allowed,
+                     char *err, size_t errlen) {
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai = NULL;
+    int rc = getaddrinfo(host, service, &hints, &ai);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(rc));
+        return -1;
+    }
+    if (!is_loopback(ai->ai_addr) && !remote_allowed) {
+        snprintf(err, errlen, "'%s' is not a loopback address: serving profiles beyond this "
+                 "host needs http_token=@FILE (a bearer token clients must send)", host);
+        freeaddrinfo(ai);
+        return -1;
+    }
+    s->listen_fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (s->listen_fd < 0 ||
+        setsockopt(s->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(s->listen_fd, ai->ai_addr, ai->ai_addrlen) != 0 ||
+        listen(s->listen_fd, 16) != 0) {
+        snprintf(err, errlen, "cannot listen on %s port %d: %s", host, port, strerror(errno));
+        freeaddrinfo(ai);
+        return -1;
+    }
+    freeaddrinfo(ai);
+    describe_bound(s);
+    return 0;
+}
+
+int hs_http_server_open(const char *host, int port, bool remote_allowed, hs_http_server **out,
+                        char *err, size_t errlen) {
+    *out = NULL;
+    hs_http_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->listen_fd = -1;
+    s->read_timeout_ms = HS_HTTP_READ_TIMEOUT_MS;
+    s->write_timeout_ms = HS_HTTP_WRITE_TIMEOUT_MS;
+    s->wake[0] = s->wake[1] = -1;
+    if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+        hs_http_server_close(s);
+        return -1;
+    }
+    if (listen_on(s, host, port, remote_allowed, err, errlen) != 0) {
+        hs_http_server_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+const char *hs_http_server_address(const hs_http_server *s) { return s->address; }
+int hs_http_server_port(const hs_http_server *s) { return s->port; }
+
+void hs_http_server_set_timeouts(hs_http_server *s, int read_ms, int write_ms) {
+    s->read_timeout_ms = read_ms;
+    s->write_timeout_ms = write_ms;
+}
+
+int hs_http_server_set_token(hs_http_server *s, const char *token, size_t len) {
+    s->token = malloc(len + 1);
+    if (!s->token) return -1;
+    memcpy(s->token, token, len);
+    s->token[len] = '\0';
+    s->token_len = len;
+    return 0;
+}
+
+hs_http_counters hs_http_server_counters(const hs_http_server *s) {
+    hs_http_counters c = {atomic_load(&s->answered), atomic_load(&s->refused),
+                          atomic_load(&s->timed_out)};
+    return c;
+}
+
+/* --- connections ----------------------------------------------------------------------------- */
+
+/* Closes fd after reading (without waiting) what the peer sent and nobody read: closing a
+ * socket with unread input resets the connection, and the peer could lose the response. */
+static void drain_and_close(int fd) {
+    char scratch[4096];
+    for (int i = 0; i < 4 && recv(fd, scratch, sizeof scratch, MSG_DONTWAIT) > 0; i++) {
+    }
+    close(fd);
+}
+
+static void free_body(hs_http_response *resp) {
+    if (!resp->body_static) free(resp->body);
+    resp->body = NULL;
+    resp->body_len = 0;
+}
+
+static void close_conn(const hs_http_handler *h, conn *c) {
+    if (c->state == CONN_WAITING && h) h->drop(h->ctx, c->pending);
+    free_body(&c->resp);
+    drain_and_close(c->fd);
+    memset(c, 0, sizeof *c); /* CONN_FREE */
+}
+
+/* Moves c to WRITING with resp (its head formatted now). */
+static void start_writing(hs_http_server *s, conn *c, hs_http_response *resp) {
+    c->resp = *resp;
+    size_t body = c->head_only ? 0 : c->resp.body_len;
+    c->head_len = hs_http_format_head(c->resp.status, c->resp.content_type, c->resp.body_len,
+                                      c->resp.extra_headers, c->head, sizeof c->head);
+    if (c->head_len >= sizeof c->head) c->head_len = sizeof c->head - 1; /* never: short headers */
+    if (c->head_only) free_body(&c->resp);
+    c->resp.body_len = body;
+    c->sent = 0;
+    c->state = CONN_WRITING;
+    c->deadline_ms = now_ms() + s->write_timeout_ms;
+}
+
+/* A short plain-text answer (errors). */
+static void answer_text(hs_http_server *s, conn *c, int status, const char *text,
+                        const char *extra) {
+    hs_http_response resp = {.status = status, .content_type = "text/plain; charset=utf-8",
+                             .body = (uint8_t *)text, .body_len = strlen(text),
+                             .body_static = true};
+    snprintf(resp.extra_headers, sizeof resp.extra_headers, "%s", extra ? extra : "");
+    start_writing(s, c, &resp);
+}
+
+/* The parser's refusals (hs_http_parse_request). */
+static void answer_error(hs_http_server *s, conn *c, int status) {
+    const char *text = "Bad Request\n";
+    if (status == 414) text = "URI Too Long\n";
+    else if (status == 431) text = "Request Header Fields Too Large\n";
+    else if (status == 505) text = "HTTP Version Not Supported\n";
+    atomic_fetch_add(&s->refused, 1);
+    answer_text(s, c, status, text, NULL);
+}
+
+/* The request head is complete: checks the token, then asks the handler. */
+static void dispatch(hs_http_server *s, const hs_http_handler *h, conn *c,
+                     const hs_http_request *req) {
+    c->head_only = req->method == HS_HTTP_HEAD;
+    if (s->token && !(req->has_authorization &&
+                      hs_http_bearer_matches(req->authorization, s->token, s->token_len))) {
+        atomic_fetch_add(&s->refused, 1);
+        answer_text(s, c, 401, "Unauthorized\n",
+                    "WWW-Authenticate: Bearer realm=\"heapsampler\"\r\n");
+        return;
+    }
+    hs_http_response resp = {0};
+    void *pending = NULL;
+    long later = h->handle(h->ctx, req, &resp, &pending);
+    if (later > 0) {
+        c->state = CONN_WAITING;
+        c->pending = pending;
+        c->deadline_ms = now_ms() + later;
+        return;
+    }
+    start_writing(s, c, &resp);
+}
+
+static void on_readable(hs_http_server *s, const hs_http_handler *h, conn *c) {
+    ssize_t n = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+    if (n <= 0) {
+        close_conn(h, c);
+        return;
+    }
+    c->in_len += (size_t)n;
+    hs_http_request *req = malloc(sizeof *req); /* ~5 KiB: kept off the agent thread's stack */
+    if (!req) {
+        close_conn(h, c);
+        return;
+    }
+    int status = hs_http_parse_request(c->in, c->in_len, req);
+    if (status == 0) dispatch(s, h, c, req);
+    else if (status != HS_HTTP_INCOMPLETE) answer_error(s, c, status);
+    free(req);
+}
+
+/* Sends what the socket takes; closes the connection when all is sent. */
+static void on_writable(hs_http_server *s, const hs_http_handler *h, conn *c) {
+    for (;;) {
+        const uint8_t *from;
+        size_t left;
+        if (c->sent < c->head_len) {
+            from = (const uint8_t *)c->head + c->sent;
+            left = c->head_len - c->sent;
+        } else {
+            size_t body_sent = c->sent - c->head_len;
+            from = c->resp.body + body_sent;
+            left = c->resp.body_len - body_sent;
+        }
+        if (left == 0) {
+            atomic_fetch_add(&s->answered, 1);
+            shutdown(c->fd, SHUT_WR);
+            close_conn(h, c);
+            return;
+        }
+        ssize_t n = send(c->fd, from, left, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            close_conn(h, c);
+            return;
+        }
+        c->sent += (size_t)n;
+    }
+}
+
+/* One more connection than there is room for: a best-effort 503, then closed. */
+static void refuse_busy(hs_http_server *s, int fd) {
+    static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
+                               "charset=utf-8\r\nContent-Length: 17\r\nConnection: close\r\n"
+                               "Retry-After: 1\r\n\r\nToo many clients\n";
+    (void)!send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    shutdown(fd, SHUT_WR);
+    drain_and_close(fd);
+    atomic_fetch_add(&s->refused, 1);
+}
+
+static void accept_all(hs_http_server *s) {
+    for (;;) {
+        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            /* EMFILE and the like would wake every poll at once: stop polling the listening
+             * socket for a while (the pending connection waits in the backlog). */
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+                errno != ECONNABORTED)
+                s->accept_paused_until_ms = now_ms() + 200;
+            return;
+        }
+        conn *c = NULL;
+        for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS && !c; i++)
+            if (s->conns[i].state == CONN_FREE) c = &s->conns[i];
+        if (!c) {
+            refuse_busy(s, fd);
+            continue;
+        }
+        c->fd = fd;
+        c->state = CONN_READING;
+        c->deadline_ms = now_ms() + s->read_timeout_ms;
+    }
+}
+
+/* Deadlines passed: WAITING connections get their answer, others are cut off. */
+static void on_deadlines(hs_http_server *s, const hs_http_handler *h) {
+    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) {
+        conn *c = &s->conns[i];
+        if (c->state == CONN_FREE || now_ms() < c->deadline_ms) continue;
+        if (c->state == CONN_WAITING) {
+            hs_http_response resp = {0};
+            c->state = CONN_READING; /* the handler owns pending from here on */
+            h->resume(h->ctx, c->pending, &resp);
+            c->pending = NULL;
+            start_writing(s, c, &resp);
+            continue;
+        }
+        atomic_fetch_add(&s->timed_out, 1);
+        close_conn(h, c);
+    }
+}
+
+/* --- the loop -------------------------------------------------------------------------------- */
+
+/* Fills fds (listen, wake, then one per connection; index i + 2 is conns[i] or unused) and
+ * returns the poll timeout: the nearest deadline, at most a second. */
+static int prepare_poll(hs_http_server *s, struct pollfd *fds) {
+    int64_t now = now_ms(), timeout = 1000;
+    bool paused = now < s->accept_paused_until_ms;
+    fds[0] = (struct pollfd){.fd = paused ? -1 : s->listen_fd, .events = POLLIN};
+    fds[1] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
+    if (paused) timeout = s->accept_paused_until_ms - now;
+    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) {
+        conn *c = &s->conns[i];
+        static const short events[] = {[CONN_FREE] = 0, [CONN_READING] = POLLIN,
+                                       [CONN_WAITING] = POLLRDHUP, [CONN_WRITING] = POLLOUT};
+        fds[i + 2] = (struct pollfd){.fd = c->state == CONN_FREE ? -1 : c->fd,
+                                     .events = events[c->state]};
+        if (c->state != CONN_FREE && c->deadline_ms - now < timeout)
+            timeout = c->deadline_ms - now;
+    }
+    return timeout < 0 ? 0 : (int)timeout;
+}
+
+void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
+    struct pollfd fds[HS_HTTP_MAX_CONNECTIONS + 2];
+    while (!atomic_load(&s->stopping)) {
+        int timeout = prepare_poll(s, fds);
+        int n = poll(fds, HS_HTTP_MAX_CONNECTIONS + 2, timeout);
+        if (n < 0 && errno != EINTR) {
+            hs_warn("http: poll failed (%s): no longer serving", strerror(errno));
+            break;
+        }
+        if (atomic_load(&s->stopping)) break;
+        for (int i = 0; n > 0 && i < HS_HTTP_MAX_CONNECTIONS; i++) {
+            conn *c = &s->conns[i];
+            short re = fds[i + 2].revents;
+            if (!re || c->state == CONN_FREE) continue;
+            if (c->state == CONN_WAITING) close_conn(h, c); /* the client hung up */
+            else if (re & (POLLERR | POLLNVAL)) close_conn(h, c);
+            else if (c->state == CONN_READING) on_readable(s, h, c);
+            else if (c->state == CONN_WRITING) on_writable(s, h, c);
+            if (atomic_load(&s->stopping)) break;
+        }
+        on_deadlines(s, h);
+        if (n > 0 && (fds[0].revents & POLLIN)) accept_all(s);
+    }
+    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++)
+        if (s->conns[i].state != CONN_FREE) close_conn(h, &s->conns[i]);
+}
+
+void hs_http_server_stop(hs_http_server *s) {
+    atomic_store(&s->stopping, true);
+    (void)!write(s->wake[1], "x", 1);
+}
+
+void hs_http_server_close(hs_http_server *s) {
+    if (!s) return;
+    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) /* run drops pending ones; never ran: none */
+        if (s->conns[i].state != CONN_FREE) close_conn(NULL, &s->conns[i]);
+    if (s->listen_fd >= 0) close(s->listen_fd);
+    if (s->wake[0] >= 0) close(s->wake[0]);
+    if (s->wake[1] >= 0) close(s->wake[1]);
+    if (s->token) {
+        explicit_bzero(s->token, s->token_len);
+        free(s->token);
+    }
+    free(s);
+}
