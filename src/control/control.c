@@ -15,6 +15,7 @@
 #include "profile_output.h"
 #include "retention.h"
 #include "sample_table.h"
+#include "sampler_bias.h"
 #include "sampling.h"
 #include "stack_store.h"
 #include "throttle.h"
@@ -48,6 +49,10 @@ static void status_sampling(hs_agent *agent, lines *out) {
          (unsigned long long)atomic_load(&c->dropped),
          (unsigned long long)atomic_load(&c->stack_errors),
          (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
+    char bias[512];
+    int feature = hs_java_feature_version(agent->java_version);
+    if (hs_sampler_bias_note(hs_sampler_bias_of(feature), feature, bias, sizeof bias) > 0)
+        line(out, "%s\n", bias);
 }
 
 static void status_live(hs_agent *agent, lines *out) {

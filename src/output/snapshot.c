@@ -20,6 +20,7 @@
 #include "overflow.h"
 #include "ptr_map.h"
 #include "sample_table.h"
+#include "sampler_bias.h"
 #include "stack_store.h"
 #include "suspects.h"
 #include "symbols.h"
@@ -230,6 +231,10 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
                            "rate-cap weight");
+    char bias[512];
+    int feature = hs_java_feature_version(agent->java_version);
+    if (hs_sampler_bias_note(hs_sampler_bias_of(feature), feature, bias, sizeof bias) > 0)
+        hs_profile_add_comment(p, "%s", bias);
     const hs_symbols *sym = agent->symbols;
     hs_profile_add_comment(p,
                            "tables: %u stacks, %u buckets; symbols: %u methods, %u class "
