@@ -22,7 +22,12 @@
  * default interval: t runs up to a TLAB's size) are never sampled at all, so no weight
  * can make their estimate unbiased. The bias therefore cannot be corrected per sample: the
  * agent detects the affected JVMs from java.vm.version and says so in every profile and in
- * `status`. Sites whose objects fit in TLABs, and totals, are not affected measurably. */
+ * `status`. The sampler's other bookkeeping errors of those versions (at a refill, the unused
+ * tail of the old TLAB is counted as allocated, and the part of it that was left after an
+ * outside allocation is counted twice) move the missed samples onto the TLAB allocations
+ * around them: measured on JDK 17 with a
+ * byte[65536] site interleaved with byte[48] (SamplerBiasTest), 0.79 and 2.0 of the truth at
+ * interval=512k, 0.97 and 1.10 at 32k, the two sites' total within 3.5 %. */
 #ifndef HS_SAMPLER_BIAS_H
 #define HS_SAMPLER_BIAS_H
 
