@@ -29,7 +29,7 @@ static void test_bias_by_feature(void) {
 }
 
 static void test_notes(void) {
-    char buf[512];
+    char buf[HS_SAMPLER_BIAS_NOTE_MAX];
     CU_ASSERT_EQUAL(hs_sampler_bias_note(HS_SAMPLER_EXACT, 25, buf, sizeof buf), 0);
     CU_ASSERT_STRING_EQUAL(buf, "");
     int n = hs_sampler_bias_note(HS_SAMPLER_OUTSIDE_TLAB, 21, buf, sizeof buf);

@@ -41,11 +41,11 @@ int hs_sampler_bias_note(hs_sampler_bias bias, int feature, char *buf, size_t le
                         "sampler bias: this JVM (JDK %d) has JDK-8356372 (fixed in JDK 25): "
                         "objects allocated outside a TLAB (large arrays, mostly) are sampled "
                         "too rarely and the allocations next to them in TLABs too often, so "
-                        "per-site alloc/inuse estimates can be off (measured on JDK 17, a "
-                        "byte[65536] site interleaved with small arrays: 0.79 and 2.0 of the "
-                        "truth at interval=512k, 0.97 and 1.10 at 32k; their total 1.03 and "
-                        "0.99); the JVM does not expose what would correct it: use JDK 25+ "
-                        "for exact figures",
+                        "per-site alloc/inuse estimates can be off (measured on JDK 11, 17 "
+                        "and 21, a byte[65536] site interleaved with small arrays: 0.78-0.86 "
+                        "and 1.8-2.0 of the truth at interval=512k, 0.97-1.06 and 1.02-1.11 "
+                        "at 32k; the two sites' total 0.99-1.05); the JVM does not expose "
+                        "what would correct it: use JDK 25+ for exact figures",
                         feature);
     case HS_SAMPLER_UNKNOWN:
         return snprintf(buf, len,
