@@ -33,8 +33,9 @@ apt_private() {
         -o APT::Sandbox::User=root -o DPkg::Lock::Timeout=600 "$@"
 }
 
+# apt_prepare: the private sources and fresh lists (once per run that installs something).
 apt_prepare() {
-    [ -f "$apt_dir/.updated" ] && return 0
+    [ -n "${apt_ready:-}" ] && return 0
     mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/deb"
     local mirror
     mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
@@ -44,12 +45,16 @@ deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie ma
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bullseye main
 EOF
     apt_private update -qq
-    touch "$apt_dir/.updated"
+    apt_ready=1
 }
 
-# fetch PKG...: downloads the packages' .debs into apt/deb (already there: kept).
+# fetch DIR PKG...: downloads the packages' .debs into apt/deb/DIR, emptied first (so that
+# the .debs of an older version never mix with the new ones).
 fetch() {
-    (cd "$apt_dir/deb" && apt_private download -qq "$@")
+    local into=$apt_dir/deb/$1
+    shift
+    rm -rf "$into" && mkdir -p "$into"
+    (cd "$into" && apt_private download -qq "$@")
 }
 
 # unpack_jdk VERSION HOME: unpacks the jre+jdk headless .debs of that version into HOME and
@@ -57,7 +62,8 @@ fetch() {
 unpack_jdk() {
     local v=$1 home=$2 stage=$2.stage deb
     rm -rf "$stage" && mkdir -p "$stage"
-    for deb in "$apt_dir"/deb/openjdk-"$v"-jre-headless_*.deb "$apt_dir"/deb/openjdk-"$v"-jdk-headless_*.deb; do
+    for deb in "$apt_dir/deb/$v"/openjdk-"$v"-jre-headless_*.deb \
+               "$apt_dir/deb/$v"/openjdk-"$v"-jdk-headless_*.deb; do
         dpkg-deb -x "$deb" "$stage/root"
     done
     mv "$stage/root/usr/lib/jvm/java-$v-openjdk-amd64" "$stage/home"
@@ -96,7 +102,7 @@ install_11() {
     jdk_runs "$home" && return 0
     echo "install-jdks: JDK 11 (Debian bullseye) into $home"
     apt_prepare
-    fetch openjdk-11-jre-headless/bullseye openjdk-11-jdk-headless/bullseye
+    fetch 11 openjdk-11-jre-headless/bullseye openjdk-11-jdk-headless/bullseye
     unpack_jdk 11 "$home"
     jdk_runs "$home"
 }
@@ -107,9 +113,9 @@ install_21() {
     echo "install-jdks: JDK 21 (Debian trixie, with trixie's glibc in $glibc) into $home"
     command -v patchelf >/dev/null || { echo "install-jdks: patchelf is missing" >&2; return 1; }
     apt_prepare
-    fetch openjdk-21-jre-headless/trixie openjdk-21-jdk-headless/trixie libc6/trixie
+    fetch 21 openjdk-21-jre-headless/trixie openjdk-21-jdk-headless/trixie libc6/trixie
     rm -rf "$glibc.stage" && mkdir -p "$glibc.stage"
-    dpkg-deb -x "$(ls "$apt_dir"/deb/libc6_*.deb | head -n 1)" "$glibc.stage"
+    dpkg-deb -x "$apt_dir"/deb/21/libc6_*.deb "$glibc.stage"
     rm -rf "$glibc" && mv "$glibc.stage/usr/lib/x86_64-linux-gnu" "$glibc" && rm -rf "$glibc.stage"
     unpack_jdk 21 "$home"
     patch_for_glibc "$home" "$glibc"
