@@ -11,19 +11,26 @@
 #              2.36); the system's libc stays as it is
 #   apt/       a private apt state (sources, lists, downloaded .debs) for bullseye and trixie
 # Each JDK's conf/ links, which point at /etc/java-NN-openjdk in the package, are re-pointed
-# at the unpacked etc/ inside the JDK's directory. Idempotent: a JDK whose bin/java, bin/javac
-# and bin/jcmd already run is left alone. A JDK that cannot be installed is reported on
-# stderr and skipped (the jtreg suite then skips that JDK, saying so); the exit status is 0
-# unless asked otherwise with HEAPSAMPLER_JDKS_REQUIRED=1.
+# at the unpacked etc/ inside the JDK's directory. Idempotent: a JDK this script installed,
+# and whose bin/java, bin/javac and bin/jcmd ran then, is left alone. A JDK that cannot be
+# installed is reported on stderr and skipped (the jtreg suite then skips that JDK, saying
+# so); the exit status is 0 unless asked otherwise with HEAPSAMPLER_JDKS_REQUIRED=1.
 set -euo pipefail
 
 dir=${HEAPSAMPLER_JDK_DIR:-/opt/heapsampler-jdks}
 apt_dir=$dir/apt
 
-# jdk_runs HOME: true if the JDK's launchers all start.
+# jdk_runs HOME: true if the JDK's launchers all start; then marks the JDK as installed.
 jdk_runs() {
     "$1/bin/java" -version >/dev/null 2>&1 && "$1/bin/javac" -version >/dev/null 2>&1 \
-        && "$1/bin/jcmd" -h >/dev/null 2>&1
+        && "$1/bin/jcmd" -h >/dev/null 2>&1 && touch "$1/.installed-by-heapsampler"
+}
+
+# jdk_installed HOME: installed by an earlier run, whose launchers all started then (cheap:
+# build.sh runs this script every time).
+jdk_installed() {
+    [ -f "$1/.installed-by-heapsampler" ] && [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] \
+        && [ -x "$1/bin/jcmd" ]
 }
 
 # apt_private ARGS...: apt-get on the private sources and state (never the system's).
@@ -99,7 +106,7 @@ patch_for_glibc() {
 
 install_11() {
     local home=$dir/jdk-11
-    jdk_runs "$home" && return 0
+    jdk_installed "$home" && return 0
     echo "install-jdks: JDK 11 (Debian bullseye) into $home"
     apt_prepare
     fetch 11 openjdk-11-jre-headless/bullseye openjdk-11-jdk-headless/bullseye
@@ -109,7 +116,7 @@ install_11() {
 
 install_21() {
     local home=$dir/jdk-21 glibc=$dir/glibc-trixie
-    jdk_runs "$home" && return 0
+    jdk_installed "$home" && return 0
     echo "install-jdks: JDK 21 (Debian trixie, with trixie's glibc in $glibc) into $home"
     command -v patchelf >/dev/null || { echo "install-jdks: patchelf is missing" >&2; return 1; }
     apt_prepare
