@@ -62,4 +62,7 @@ hs_sampler_bias hs_sampler_bias_of(int feature);
  * Returns the length snprintf would have written. */
 int hs_sampler_bias_note(hs_sampler_bias bias, int feature, char *buf, size_t len);
 
+/* The note for the JVM of that java.vm.version (the three above in one call). */
+int hs_sampler_bias_note_for(const char *vm_version, char *buf, size_t len);
+
 #endif

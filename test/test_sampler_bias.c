@@ -42,6 +42,11 @@ static void test_notes(void) {
     char small[8];
     CU_ASSERT(hs_sampler_bias_note(HS_SAMPLER_OUTSIDE_TLAB, 17, small, sizeof small) > 8);
     CU_ASSERT_EQUAL(strlen(small), 7u);
+    /* from the version string in one call */
+    CU_ASSERT(hs_sampler_bias_note_for("11.0.24+8-post-Debian-2deb11u1", buf, sizeof buf) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "JDK 11"));
+    CU_ASSERT_EQUAL(hs_sampler_bias_note_for("25.0.3+9-LTS", buf, sizeof buf), 0);
+    CU_ASSERT(hs_sampler_bias_note_for("", buf, sizeof buf) > 0); /* unknown: said */
 }
 
 void register_tests(void) {

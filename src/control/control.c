@@ -50,8 +50,7 @@ static void status_sampling(hs_agent *agent, lines *out) {
          (unsigned long long)atomic_load(&c->stack_errors),
          (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
     char bias[HS_SAMPLER_BIAS_NOTE_MAX];
-    int feature = hs_java_feature_version(agent->java_version);
-    if (hs_sampler_bias_note(hs_sampler_bias_of(feature), feature, bias, sizeof bias) > 0)
+    if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
         line(out, "%s\n", bias);
 }
 

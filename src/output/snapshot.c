@@ -232,8 +232,7 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
                            "rate-cap weight");
     char bias[HS_SAMPLER_BIAS_NOTE_MAX];
-    int feature = hs_java_feature_version(agent->java_version);
-    if (hs_sampler_bias_note(hs_sampler_bias_of(feature), feature, bias, sizeof bias) > 0)
+    if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
         hs_profile_add_comment(p, "%s", bias);
     const hs_symbols *sym = agent->symbols;
     hs_profile_add_comment(p,

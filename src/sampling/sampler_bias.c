@@ -57,3 +57,8 @@ int hs_sampler_bias_note(hs_sampler_bias bias, int feature, char *buf, size_t le
         return 0;
     }
 }
+
+int hs_sampler_bias_note_for(const char *vm_version, char *buf, size_t len) {
+    int feature = hs_java_feature_version(vm_version);
+    return hs_sampler_bias_note(hs_sampler_bias_of(feature), feature, buf, len);
+}
