@@ -43,7 +43,11 @@ for work in "$root"/build/jtreg-*; do
     jdk=${work##*/jtreg-}
     summary="$work/report/text/summary.txt"
     if [ -f "$summary" ]; then
-        printf '  jtreg %s: %s; report %s\n' "$jdk" "$(jtreg_counts "$summary")" \
+        # which tests: the whole suite, or a group (README, "Tests": core on JDK 11 and 21)
+        group=$(grep -v '^-' "$work/report/text/cmdArgs.txt" 2>/dev/null | grep -o ':[a-z]*$' | head -n 1 || true)
+        what="whole suite"
+        [ -n "$group" ] && what="group ${group#:}"
+        printf '  jtreg %s (%s): %s; report %s\n' "$jdk" "$what" "$(jtreg_counts "$summary")" \
             "$work/report/html/report.html"
     else
         printf '  jtreg %s: not run (JDK absent or jtreg missing)\n' "$jdk"

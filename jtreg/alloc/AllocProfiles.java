@@ -30,8 +30,58 @@ public final class AllocProfiles {
     }
 
     /** The numbers of the agent's "samples recorded: ..." comment. */
-    public record SampleCounts(long recorded, long dropped, long walksFailed, long truncated,
-                               int depth) {
+    public static final class SampleCounts {
+        private final long recorded;
+        private final long dropped;
+        private final long walksFailed;
+        private final long truncated;
+        private final int depth;
+
+        public SampleCounts(long recorded, long dropped, long walksFailed, long truncated, int depth) {
+            this.recorded = recorded;
+            this.dropped = dropped;
+            this.walksFailed = walksFailed;
+            this.truncated = truncated;
+            this.depth = depth;
+        }
+
+        public long recorded() {
+            return recorded;
+        }
+
+        public long dropped() {
+            return dropped;
+        }
+
+        public long walksFailed() {
+            return walksFailed;
+        }
+
+        public long truncated() {
+            return truncated;
+        }
+
+        public int depth() {
+            return depth;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof SampleCounts)) return false;
+            SampleCounts other = (SampleCounts) o;
+            return recorded == other.recorded && dropped == other.dropped && walksFailed == other.walksFailed && truncated == other.truncated && depth == other.depth;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(recorded, dropped, walksFailed, truncated, depth);
+        }
+
+        @Override
+        public String toString() {
+            return "SampleCounts[" + "recorded=" + recorded + ", " + "dropped=" + dropped + ", " + "walksFailed=" + walksFailed + ", " + "truncated=" + truncated + ", " + "depth=" + depth + "]";
+        }
     }
 
     /** Parses the "samples recorded: N; ..." comment; fails if the profile has none. */

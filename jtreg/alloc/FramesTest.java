@@ -33,7 +33,53 @@ public class FramesTest {
     static final String SAMPLING = "interval=4k,rate=0"; // every site sampled: no rate cap
 
     /** One allocation site of FrameSites and what its samples must show. */
-    record Site(String method, String signature, String marker, Set<String> leaves) {
+    static final class Site {
+        private final String method;
+        private final String signature;
+        private final String marker;
+        private final Set<String> leaves;
+
+        public Site(String method, String signature, String marker, Set<String> leaves) {
+            this.method = method;
+            this.signature = signature;
+            this.marker = marker;
+            this.leaves = leaves;
+        }
+
+        public String method() {
+            return method;
+        }
+
+        public String signature() {
+            return signature;
+        }
+
+        public String marker() {
+            return marker;
+        }
+
+        public Set<String> leaves() {
+            return leaves;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Site)) return false;
+            Site other = (Site) o;
+            return java.util.Objects.equals(method, other.method) && java.util.Objects.equals(signature, other.signature) && java.util.Objects.equals(marker, other.marker) && java.util.Objects.equals(leaves, other.leaves);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(method, signature, marker, leaves);
+        }
+
+        @Override
+        public String toString() {
+            return "Site[" + "method=" + method + ", " + "signature=" + signature + ", " + "marker=" + marker + ", " + "leaves=" + leaves + "]";
+        }
+
         String name() {
             return CLASS + "." + method;
         }

@@ -15,6 +15,7 @@ import heapsampler.Pprof;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
 
 public class PprofValidTest {
     static final int INTERVAL = 16 * 1024;
@@ -80,7 +81,8 @@ public class PprofValidTest {
                 ? List.of("alloc_objects/count", "alloc_space/bytes", "inuse_objects/count",
                         "inuse_space/bytes")
                 : List.of("alloc_objects/count", "alloc_space/bytes");
-        List<String> actual = p.sampleTypes.stream().map(Pprof.ValueType::toString).toList();
+        List<String> actual = p.sampleTypes.stream().map(Pprof.ValueType::toString)
+                .collect(Collectors.toList());
         if (!actual.equals(expected)) {
             throw new AssertionError("sample types " + actual + ", expected " + expected);
         }

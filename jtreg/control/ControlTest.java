@@ -54,6 +54,11 @@ public class ControlTest {
 
         String status = Files.readString(r.file("status.txt"));
         if (!status.startsWith("state: running\n")) r.fail("status.txt: " + status);
+        // JDK 11-24's sampler bias (JDK-8356372) is said in status too, and only there
+        boolean biased = Runtime.version().feature() < 25;
+        if (status.contains("sampler bias: this JVM (JDK ") != biased) {
+            r.fail("status.txt " + (biased ? "lacks" : "has") + " the JDK-8356372 line: " + status);
+        }
         String stopped = Files.readString(r.file("status-stopped.txt"));
         if (!stopped.contains("state: stopped\n") || !stopped.contains("live: 0 objects tracked")) {
             r.fail("status after stop: " + stopped);

@@ -36,10 +36,10 @@ public class ControlWorkload {
         library = args[0];
         vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
         switch (args[1]) {
-            case "commands" -> commands();
-            case "toggle" -> toggle(Integer.parseInt(args[2]));
-            case "help" -> help();
-            default -> throw new IllegalArgumentException(args[1]);
+            case "commands": commands(); break;
+            case "toggle": toggle(Integer.parseInt(args[2])); break;
+            case "help": help(); break;
+            default: throw new IllegalArgumentException(args[1]);
         }
         vm.detach();
         System.out.flush();

@@ -24,11 +24,11 @@ public class DumpWorkload {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "die" -> leak();
-            case "retry" -> retry();
-            case "periodic" -> periodic(Long.parseLong(args[1]), Long.parseLong(args[2]));
-            case "peak" -> peak();
-            default -> throw new IllegalArgumentException(args[0]);
+            case "die": leak(); break;
+            case "retry": retry(); break;
+            case "periodic": periodic(Long.parseLong(args[1]), Long.parseLong(args[2])); break;
+            case "peak": peak(); break;
+            default: throw new IllegalArgumentException(args[0]);
         }
     }
 

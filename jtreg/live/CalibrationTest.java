@@ -1,9 +1,10 @@
 /*
  * @test
  * @summary Under G1 the agent finds CollectedHeap::_used_at_last_gc by calibration (offset
- *          24 on JDK 17, 32 on JDK 25) and reads the heap after the last GC from it: the
- *          same figure the program gets from GcInfo, and the same the agent reports when
- *          told to use GcInfo itself
+ *          24 on JDK 17 and 21, 32 on JDK 25) and reads the heap after the last GC from it:
+ *          the same figure the program gets from GcInfo, and the same the agent reports
+ *          when told to use GcInfo itself; on JDK 11, which has no such field, calibration
+ *          fails closed and auto falls back to GcInfo
  * @requires vm.gc.G1
  * @library /lib
  * @build LiveWorkload
@@ -20,9 +21,37 @@ public class CalibrationTest {
             "heap source vmstructs: CollectedHeap::_used_at_last_gc at offset (\\d+) \\(G1\\)");
 
     public static void main(String[] args) throws Exception {
+        if (Runtime.version().feature() < 17) {
+            checkNoField();
+            return;
+        }
         for (String source : new String[] {"auto", "vmstructs", "gcinfo"}) {
             check(source);
         }
+    }
+
+    /**
+     * JDK 11's CollectedHeap has no _used_at_last_gc (the figure is the static
+     * Universe::_heap_used_at_last_gc there, which VMStructs does not export): calibration
+     * must fail closed, heap_source=vmstructs then has no figure, and auto uses GcInfo.
+     */
+    static void checkNoField() throws Exception {
+        AgentRunner.Result r = AgentRunner
+                .withAgent("heap_source=vmstructs,log=info,file=" + PROFILE)
+                .jvmFlags("-XX:+UseG1GC", "-Xmx512m").label("calibration-vmstructs")
+                .run("LiveWorkload", "plain");
+        r.assertNoCrash().assertExitCode(0);
+        r.assertAgentLine("heap_source=vmstructs unavailable: no single field before "
+                + "CollectedHeap::_reserved");
+        r.assertAgentLine("heap source none (G1): the requested source is unavailable");
+        check("gcinfo");
+        AgentRunner.Result auto = AgentRunner.withAgent("log=info,file=" + PROFILE)
+                .jvmFlags("-XX:+UseG1GC", "-Xmx512m").label("calibration-auto")
+                .run("LiveWorkload", "plain");
+        auto.assertNoCrash().assertExitCode(0);
+        auto.assertAgentLine("heap source gcinfo (G1)");
+        System.out.println("JDK " + Runtime.version().feature() + ": no _used_at_last_gc, "
+                + "vmstructs fails closed, auto uses gcinfo");
     }
 
     static void check(String requested) throws Exception {

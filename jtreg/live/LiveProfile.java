@@ -25,23 +25,214 @@ public final class LiveProfile {
     public static final String RESIDUAL_SITE = "[heap not attributed to samples]";
 
     /** "gc: <name>; heap used after last GC: [unknown, ]<N> bytes (source <source>)" */
-    public record GcComment(String gc, boolean heapKnown, long heapBytes, String source) {
+    public static final class GcComment {
+        private final String gc;
+        private final boolean heapKnown;
+        private final long heapBytes;
+        private final String source;
+
+        public GcComment(String gc, boolean heapKnown, long heapBytes, String source) {
+            this.gc = gc;
+            this.heapKnown = heapKnown;
+            this.heapBytes = heapBytes;
+            this.source = source;
+        }
+
+        public String gc() {
+            return gc;
+        }
+
+        public boolean heapKnown() {
+            return heapKnown;
+        }
+
+        public long heapBytes() {
+            return heapBytes;
+        }
+
+        public String source() {
+            return source;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof GcComment)) return false;
+            GcComment other = (GcComment) o;
+            return java.util.Objects.equals(gc, other.gc) && heapKnown == other.heapKnown && heapBytes == other.heapBytes && java.util.Objects.equals(source, other.source);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(gc, heapKnown, heapBytes, source);
+        }
+
+        @Override
+        public String toString() {
+            return "GcComment[" + "gc=" + gc + ", " + "heapKnown=" + heapKnown + ", " + "heapBytes=" + heapBytes + ", " + "source=" + source + "]";
+        }
     }
 
     /** "inuse: as of the last GC (epoch E); unbiased live estimate X bytes, Y objects;
      *  live_scale=M factor F; R bytes not attributed to samples[ (heap unknown...)]" */
-    public record InuseComment(long epoch, long rawBytes, long rawObjects, String mode,
-                               double factor, long residualBytes, boolean unscaledNote) {
+    public static final class InuseComment {
+        private final long epoch;
+        private final long rawBytes;
+        private final long rawObjects;
+        private final String mode;
+        private final double factor;
+        private final long residualBytes;
+        private final boolean unscaledNote;
+
+        public InuseComment(long epoch, long rawBytes, long rawObjects, String mode, double factor, long residualBytes, boolean unscaledNote) {
+            this.epoch = epoch;
+            this.rawBytes = rawBytes;
+            this.rawObjects = rawObjects;
+            this.mode = mode;
+            this.factor = factor;
+            this.residualBytes = residualBytes;
+            this.unscaledNote = unscaledNote;
+        }
+
+        public long epoch() {
+            return epoch;
+        }
+
+        public long rawBytes() {
+            return rawBytes;
+        }
+
+        public long rawObjects() {
+            return rawObjects;
+        }
+
+        public String mode() {
+            return mode;
+        }
+
+        public double factor() {
+            return factor;
+        }
+
+        public long residualBytes() {
+            return residualBytes;
+        }
+
+        public boolean unscaledNote() {
+            return unscaledNote;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof InuseComment)) return false;
+            InuseComment other = (InuseComment) o;
+            return epoch == other.epoch && rawBytes == other.rawBytes && rawObjects == other.rawObjects && java.util.Objects.equals(mode, other.mode) && Double.compare(factor, other.factor) == 0 && residualBytes == other.residualBytes && unscaledNote == other.unscaledNote;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(epoch, rawBytes, rawObjects, mode, factor, residualBytes, unscaledNote);
+        }
+
+        @Override
+        public String toString() {
+            return "InuseComment[" + "epoch=" + epoch + ", " + "rawBytes=" + rawBytes + ", " + "rawObjects=" + rawObjects + ", " + "mode=" + mode + ", " + "factor=" + factor + ", " + "residualBytes=" + residualBytes + ", " + "unscaledNote=" + unscaledNote + "]";
+        }
     }
 
     /** "live tracking: N entries, thinning level L (...)" */
-    public record TrackingComment(long entries, int level) {
+    public static final class TrackingComment {
+        private final long entries;
+        private final int level;
+
+        public TrackingComment(long entries, int level) {
+            this.entries = entries;
+            this.level = level;
+        }
+
+        public long entries() {
+            return entries;
+        }
+
+        public int level() {
+            return level;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof TrackingComment)) return false;
+            TrackingComment other = (TrackingComment) o;
+            return entries == other.entries && level == other.level;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(entries, level);
+        }
+
+        @Override
+        public String toString() {
+            return "TrackingComment[" + "entries=" + entries + ", " + "level=" + level + "]";
+        }
     }
 
     /** "weak refs: A created, B deleted, C tracked at exit; D deleted after release;
      *  E samples left untracked" (stderr, log=info). */
-    public record WeakRefs(long created, long deleted, long trackedAtExit,
-                           long deletedAfterRelease, long untracked) {
+    public static final class WeakRefs {
+        private final long created;
+        private final long deleted;
+        private final long trackedAtExit;
+        private final long deletedAfterRelease;
+        private final long untracked;
+
+        public WeakRefs(long created, long deleted, long trackedAtExit, long deletedAfterRelease, long untracked) {
+            this.created = created;
+            this.deleted = deleted;
+            this.trackedAtExit = trackedAtExit;
+            this.deletedAfterRelease = deletedAfterRelease;
+            this.untracked = untracked;
+        }
+
+        public long created() {
+            return created;
+        }
+
+        public long deleted() {
+            return deleted;
+        }
+
+        public long trackedAtExit() {
+            return trackedAtExit;
+        }
+
+        public long deletedAfterRelease() {
+            return deletedAfterRelease;
+        }
+
+        public long untracked() {
+            return untracked;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof WeakRefs)) return false;
+            WeakRefs other = (WeakRefs) o;
+            return created == other.created && deleted == other.deleted && trackedAtExit == other.trackedAtExit && deletedAfterRelease == other.deletedAfterRelease && untracked == other.untracked;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(created, deleted, trackedAtExit, deletedAfterRelease, untracked);
+        }
+
+        @Override
+        public String toString() {
+            return "WeakRefs[" + "created=" + created + ", " + "deleted=" + deleted + ", " + "trackedAtExit=" + trackedAtExit + ", " + "deletedAfterRelease=" + deletedAfterRelease + ", " + "untracked=" + untracked + "]";
+        }
+
         /** No reference leaked: every one created was deleted by the end. */
         public void assertBalanced(AgentRunner.Result r) {
             if (created - deleted != trackedAtExit) {
@@ -170,7 +361,36 @@ public final class LiveProfile {
      * class matters: the JVM may allocate objects of its own (a class name String while
      * loading a class, say) with a workload's frame on top of the stack.
      */
-    public record Site(String frame, String leaf) {
+    public static final class Site {
+        private final String frame;
+        private final String leaf;
+
+        public Site(String frame, String leaf) {
+            this.frame = frame;
+            this.leaf = leaf;
+        }
+
+        public String frame() {
+            return frame;
+        }
+
+        public String leaf() {
+            return leaf;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Site)) return false;
+            Site other = (Site) o;
+            return java.util.Objects.equals(frame, other.frame) && java.util.Objects.equals(leaf, other.leaf);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(frame, leaf);
+        }
+
         @Override
         public String toString() {
             return frame + " (" + leaf + ")";
@@ -237,6 +457,17 @@ public final class LiveProfile {
     public static double relativeSigma(long n, long size, long interval) {
         double p = sampleProbability(size, interval);
         return Math.sqrt((1 - p) / (n * p));
+    }
+
+    /**
+     * The relative error JDK 11's sampler itself adds to a site's estimate, beyond the
+     * sampling noise: its JEP 331 bookkeeping (JDK-8356372, in the form JDK 11 has) over-
+     * samples byte[1000] next to small objects at 8 KiB by 8-13 % (measured on 11.0.24,
+     * LiveAccuracyTest and HeapSourceNoneTest); 0 on JDK 17 and later, where these tests
+     * hold to 4 sigma. The agent says so in the profile (its "sampler bias" comment).
+     */
+    public static double samplerBiasBound() {
+        return Runtime.version().feature() < 17 ? 0.20 : 0.0;
     }
 
     /** |estimate - truth| <= allowed, or fail with both numbers and the allowance. */

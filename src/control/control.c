@@ -20,6 +20,7 @@
 #include "report_facts.h"
 #include "retention.h"
 #include "sample_table.h"
+#include "sampler_bias.h"
 #include "sampling.h"
 #include "stack_store.h"
 #include "text.h"
@@ -58,6 +59,9 @@ static void status_sampling(hs_agent *agent, lines *out) {
          (unsigned long long)atomic_load(&c->dropped),
          (unsigned long long)atomic_load(&c->stack_errors),
          (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
+    char bias[HS_SAMPLER_BIAS_NOTE_MAX];
+    if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
+        line(out, "%s\n", bias);
 }
 
 static void status_live(hs_agent *agent, lines *out) {

@@ -21,6 +21,7 @@
 #include "overflow.h"
 #include "ptr_map.h"
 #include "sample_table.h"
+#include "sampler_bias.h"
 #include "stack_store.h"
 #include "suspects.h"
 #include "symbols.h"
@@ -231,6 +232,9 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
                            "rate-cap weight");
+    char bias[HS_SAMPLER_BIAS_NOTE_MAX];
+    if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
+        hs_profile_add_comment(p, "%s", bias);
     const hs_symbols *sym = agent->symbols;
     hs_profile_add_comment(p,
                            "tables: %u stacks, %u buckets; symbols: %u methods, %u class "

@@ -23,7 +23,53 @@ import java.util.concurrent.TimeUnit;
 
 public final class GoPprof {
     /** What one `go tool pprof` run did. */
-    public record Result(List<String> command, int exitCode, String stdout, String stderr) {
+    public static final class Result {
+        private final List<String> command;
+        private final int exitCode;
+        private final String stdout;
+        private final String stderr;
+
+        public Result(List<String> command, int exitCode, String stdout, String stderr) {
+            this.command = command;
+            this.exitCode = exitCode;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        public List<String> command() {
+            return command;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+
+        public String stdout() {
+            return stdout;
+        }
+
+        public String stderr() {
+            return stderr;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Result)) return false;
+            Result other = (Result) o;
+            return java.util.Objects.equals(command, other.command) && exitCode == other.exitCode && java.util.Objects.equals(stdout, other.stdout) && java.util.Objects.equals(stderr, other.stderr);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(command, exitCode, stdout, stderr);
+        }
+
+        @Override
+        public String toString() {
+            return "Result[" + "command=" + command + ", " + "exitCode=" + exitCode + ", " + "stdout=" + stdout + ", " + "stderr=" + stderr + "]";
+        }
+
         public Result assertSuccess() {
             if (exitCode != 0) throw new AssertionError("go tool pprof failed\n" + describe());
             return this;

@@ -36,7 +36,36 @@ import java.util.zip.GZIPInputStream;
 
 public final class Pprof {
     /** A sample type or the period type, e.g. alloc_space/bytes. */
-    public record ValueType(String type, String unit) {
+    public static final class ValueType {
+        private final String type;
+        private final String unit;
+
+        public ValueType(String type, String unit) {
+            this.type = type;
+            this.unit = unit;
+        }
+
+        public String type() {
+            return type;
+        }
+
+        public String unit() {
+            return unit;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof ValueType)) return false;
+            ValueType other = (ValueType) o;
+            return java.util.Objects.equals(type, other.type) && java.util.Objects.equals(unit, other.unit);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(type, unit);
+        }
+
         @Override
         public String toString() {
             return type + "/" + unit;
@@ -44,37 +73,379 @@ public final class Pprof {
     }
 
     /** A sample label: either str or num (with an optional unit) is set. */
-    public record Label(String key, String str, long num, String numUnit) {
+    public static final class Label {
+        private final String key;
+        private final String str;
+        private final long num;
+        private final String numUnit;
+
+        public Label(String key, String str, long num, String numUnit) {
+            this.key = key;
+            this.str = str;
+            this.num = num;
+            this.numUnit = numUnit;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public String str() {
+            return str;
+        }
+
+        public long num() {
+            return num;
+        }
+
+        public String numUnit() {
+            return numUnit;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Label)) return false;
+            Label other = (Label) o;
+            return java.util.Objects.equals(key, other.key) && java.util.Objects.equals(str, other.str) && num == other.num && java.util.Objects.equals(numUnit, other.numUnit);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(key, str, num, numUnit);
+        }
+
+        @Override
+        public String toString() {
+            return "Label[" + "key=" + key + ", " + "str=" + str + ", " + "num=" + num + ", " + "numUnit=" + numUnit + "]";
+        }
     }
 
     /** locationIds are leaf first; values has one entry per sample type. */
-    public record Sample(List<Long> locationIds, long[] values, List<Label> labels) {
+    public static final class Sample {
+        private final List<Long> locationIds;
+        private final long[] values;
+        private final List<Label> labels;
+
+        public Sample(List<Long> locationIds, long[] values, List<Label> labels) {
+            this.locationIds = locationIds;
+            this.values = values;
+            this.labels = labels;
+        }
+
+        public List<Long> locationIds() {
+            return locationIds;
+        }
+
+        public long[] values() {
+            return values;
+        }
+
+        public List<Label> labels() {
+            return labels;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Sample)) return false;
+            Sample other = (Sample) o;
+            return java.util.Objects.equals(locationIds, other.locationIds) && java.util.Objects.equals(values, other.values) && java.util.Objects.equals(labels, other.labels);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(locationIds, values, labels);
+        }
+
+        @Override
+        public String toString() {
+            return "Sample[" + "locationIds=" + locationIds + ", " + "values=" + values + ", " + "labels=" + labels + "]";
+        }
+
         public long value(int index) {
             return values[index];
         }
     }
 
-    public record Line(long functionId, long line) {
+    public static final class Line {
+        private final long functionId;
+        private final long line;
+
+        public Line(long functionId, long line) {
+            this.functionId = functionId;
+            this.line = line;
+        }
+
+        public long functionId() {
+            return functionId;
+        }
+
+        public long line() {
+            return line;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Line)) return false;
+            Line other = (Line) o;
+            return functionId == other.functionId && line == other.line;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(functionId, line);
+        }
+
+        @Override
+        public String toString() {
+            return "Line[" + "functionId=" + functionId + ", " + "line=" + line + "]";
+        }
     }
 
     /** lines: innermost first; the last one is the caller the others were inlined into. */
-    public record Location(long id, long mappingId, long address, List<Line> lines,
-                           boolean isFolded) {
+    public static final class Location {
+        private final long id;
+        private final long mappingId;
+        private final long address;
+        private final List<Line> lines;
+        private final boolean isFolded;
+
+        public Location(long id, long mappingId, long address, List<Line> lines, boolean isFolded) {
+            this.id = id;
+            this.mappingId = mappingId;
+            this.address = address;
+            this.lines = lines;
+            this.isFolded = isFolded;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public long mappingId() {
+            return mappingId;
+        }
+
+        public long address() {
+            return address;
+        }
+
+        public List<Line> lines() {
+            return lines;
+        }
+
+        public boolean isFolded() {
+            return isFolded;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Location)) return false;
+            Location other = (Location) o;
+            return id == other.id && mappingId == other.mappingId && address == other.address && java.util.Objects.equals(lines, other.lines) && isFolded == other.isFolded;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, mappingId, address, lines, isFolded);
+        }
+
+        @Override
+        public String toString() {
+            return "Location[" + "id=" + id + ", " + "mappingId=" + mappingId + ", " + "address=" + address + ", " + "lines=" + lines + ", " + "isFolded=" + isFolded + "]";
+        }
     }
 
-    public record Function(long id, String name, String systemName, String filename,
-                           long startLine) {
+    public static final class Function {
+        private final long id;
+        private final String name;
+        private final String systemName;
+        private final String filename;
+        private final long startLine;
+
+        public Function(long id, String name, String systemName, String filename, long startLine) {
+            this.id = id;
+            this.name = name;
+            this.systemName = systemName;
+            this.filename = filename;
+            this.startLine = startLine;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public String systemName() {
+            return systemName;
+        }
+
+        public String filename() {
+            return filename;
+        }
+
+        public long startLine() {
+            return startLine;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Function)) return false;
+            Function other = (Function) o;
+            return id == other.id && java.util.Objects.equals(name, other.name) && java.util.Objects.equals(systemName, other.systemName) && java.util.Objects.equals(filename, other.filename) && startLine == other.startLine;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, name, systemName, filename, startLine);
+        }
+
+        @Override
+        public String toString() {
+            return "Function[" + "id=" + id + ", " + "name=" + name + ", " + "systemName=" + systemName + ", " + "filename=" + filename + ", " + "startLine=" + startLine + "]";
+        }
     }
 
-    public record Mapping(long id, long memoryStart, long memoryLimit, long fileOffset,
-                          String filename, String buildId, boolean hasFunctions,
-                          boolean hasFilenames, boolean hasLineNumbers,
-                          boolean hasInlineFrames) {
+    public static final class Mapping {
+        private final long id;
+        private final long memoryStart;
+        private final long memoryLimit;
+        private final long fileOffset;
+        private final String filename;
+        private final String buildId;
+        private final boolean hasFunctions;
+        private final boolean hasFilenames;
+        private final boolean hasLineNumbers;
+        private final boolean hasInlineFrames;
+
+        public Mapping(long id, long memoryStart, long memoryLimit, long fileOffset, String filename, String buildId, boolean hasFunctions, boolean hasFilenames, boolean hasLineNumbers, boolean hasInlineFrames) {
+            this.id = id;
+            this.memoryStart = memoryStart;
+            this.memoryLimit = memoryLimit;
+            this.fileOffset = fileOffset;
+            this.filename = filename;
+            this.buildId = buildId;
+            this.hasFunctions = hasFunctions;
+            this.hasFilenames = hasFilenames;
+            this.hasLineNumbers = hasLineNumbers;
+            this.hasInlineFrames = hasInlineFrames;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public long memoryStart() {
+            return memoryStart;
+        }
+
+        public long memoryLimit() {
+            return memoryLimit;
+        }
+
+        public long fileOffset() {
+            return fileOffset;
+        }
+
+        public String filename() {
+            return filename;
+        }
+
+        public String buildId() {
+            return buildId;
+        }
+
+        public boolean hasFunctions() {
+            return hasFunctions;
+        }
+
+        public boolean hasFilenames() {
+            return hasFilenames;
+        }
+
+        public boolean hasLineNumbers() {
+            return hasLineNumbers;
+        }
+
+        public boolean hasInlineFrames() {
+            return hasInlineFrames;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Mapping)) return false;
+            Mapping other = (Mapping) o;
+            return id == other.id && memoryStart == other.memoryStart && memoryLimit == other.memoryLimit && fileOffset == other.fileOffset && java.util.Objects.equals(filename, other.filename) && java.util.Objects.equals(buildId, other.buildId) && hasFunctions == other.hasFunctions && hasFilenames == other.hasFilenames && hasLineNumbers == other.hasLineNumbers && hasInlineFrames == other.hasInlineFrames;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, memoryStart, memoryLimit, fileOffset, filename, buildId, hasFunctions, hasFilenames, hasLineNumbers, hasInlineFrames);
+        }
+
+        @Override
+        public String toString() {
+            return "Mapping[" + "id=" + id + ", " + "memoryStart=" + memoryStart + ", " + "memoryLimit=" + memoryLimit + ", " + "fileOffset=" + fileOffset + ", " + "filename=" + filename + ", " + "buildId=" + buildId + ", " + "hasFunctions=" + hasFunctions + ", " + "hasFilenames=" + hasFilenames + ", " + "hasLineNumbers=" + hasLineNumbers + ", " + "hasInlineFrames=" + hasInlineFrames + "]";
+        }
     }
 
     /** One frame of a stack: a function and the line in it. */
-    public record Frame(String name, String systemName, String filename, long startLine,
-                        long line) {
+    public static final class Frame {
+        private final String name;
+        private final String systemName;
+        private final String filename;
+        private final long startLine;
+        private final long line;
+
+        public Frame(String name, String systemName, String filename, long startLine, long line) {
+            this.name = name;
+            this.systemName = systemName;
+            this.filename = filename;
+            this.startLine = startLine;
+            this.line = line;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public String systemName() {
+            return systemName;
+        }
+
+        public String filename() {
+            return filename;
+        }
+
+        public long startLine() {
+            return startLine;
+        }
+
+        public long line() {
+            return line;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            if (!(o instanceof Frame)) return false;
+            Frame other = (Frame) o;
+            return java.util.Objects.equals(name, other.name) && java.util.Objects.equals(systemName, other.systemName) && java.util.Objects.equals(filename, other.filename) && startLine == other.startLine && line == other.line;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(name, systemName, filename, startLine, line);
+        }
+
         @Override
         public String toString() {
             return name + ":" + line;
@@ -195,26 +566,27 @@ public final class Pprof {
             int tag = r.tag();
             int field = tag >>> 3, wire = tag & 7;
             switch (field) {
-                case 1 -> types.add(valueType(r.message(wire)));
-                case 2 -> sampleList.add(sample(r.message(wire)));
-                case 3 -> mappingList.add(mapping(r.message(wire)));
-                case 4 -> locationList.add(location(r.message(wire)));
-                case 5 -> functionList.add(function(r.message(wire)));
-                case 6 -> r.skip(wire); // read above
-                case 7 -> drop = string(r.varint(wire));
-                case 8 -> keep = string(r.varint(wire));
-                case 9 -> time = r.varint(wire);
-                case 10 -> duration = r.varint(wire);
-                case 11 -> periodTypeValue = valueType(r.message(wire));
-                case 12 -> periodValue = r.varint(wire);
-                case 13 -> {
+                case 1: types.add(valueType(r.message(wire))); break;
+                case 2: sampleList.add(sample(r.message(wire))); break;
+                case 3: mappingList.add(mapping(r.message(wire))); break;
+                case 4: locationList.add(location(r.message(wire))); break;
+                case 5: functionList.add(function(r.message(wire))); break;
+                case 6: r.skip(wire); break; // read above
+                case 7: drop = string(r.varint(wire)); break;
+                case 8: keep = string(r.varint(wire)); break;
+                case 9: time = r.varint(wire); break;
+                case 10: duration = r.varint(wire); break;
+                case 11: periodTypeValue = valueType(r.message(wire)); break;
+                case 12: periodValue = r.varint(wire); break;
+                case 13: {
                     List<Long> indices = new ArrayList<>();
                     r.repeatedVarint(wire, indices);
                     for (long index : indices) commentList.add(string(index));
                 }
-                case 14 -> defaultType = string(r.varint(wire));
-                case 15 -> doc = string(r.varint(wire));
-                default -> r.skip(wire);
+                    break;
+                case 14: defaultType = string(r.varint(wire)); break;
+                case 15: doc = string(r.varint(wire)); break;
+                default: r.skip(wire); break;
             }
         }
         sampleTypes = Collections.unmodifiableList(types);
@@ -248,9 +620,9 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> type = r.varint(tag & 7);
-                case 2 -> unit = r.varint(tag & 7);
-                default -> r.skip(tag & 7);
+                case 1: type = r.varint(tag & 7); break;
+                case 2: unit = r.varint(tag & 7); break;
+                default: r.skip(tag & 7); break;
             }
         }
         return new ValueType(string(type), string(unit));
@@ -263,10 +635,10 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> r.repeatedVarint(tag & 7, locationIds);
-                case 2 -> r.repeatedVarint(tag & 7, values);
-                case 3 -> labels.add(label(r.message(tag & 7)));
-                default -> r.skip(tag & 7);
+                case 1: r.repeatedVarint(tag & 7, locationIds); break;
+                case 2: r.repeatedVarint(tag & 7, values); break;
+                case 3: labels.add(label(r.message(tag & 7))); break;
+                default: r.skip(tag & 7); break;
             }
         }
         long[] valueArray = values.stream().mapToLong(Long::longValue).toArray();
@@ -279,11 +651,11 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> key = r.varint(tag & 7);
-                case 2 -> str = r.varint(tag & 7);
-                case 3 -> num = r.varint(tag & 7);
-                case 4 -> numUnit = r.varint(tag & 7);
-                default -> r.skip(tag & 7);
+                case 1: key = r.varint(tag & 7); break;
+                case 2: str = r.varint(tag & 7); break;
+                case 3: num = r.varint(tag & 7); break;
+                case 4: numUnit = r.varint(tag & 7); break;
+                default: r.skip(tag & 7); break;
             }
         }
         return new Label(string(key), string(str), num, string(numUnit));
@@ -308,12 +680,12 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> id = r.varint(tag & 7);
-                case 2 -> mappingId = r.varint(tag & 7);
-                case 3 -> address = r.varint(tag & 7);
-                case 4 -> lines.add(line(r.message(tag & 7)));
-                case 5 -> folded = r.varint(tag & 7) != 0;
-                default -> r.skip(tag & 7);
+                case 1: id = r.varint(tag & 7); break;
+                case 2: mappingId = r.varint(tag & 7); break;
+                case 3: address = r.varint(tag & 7); break;
+                case 4: lines.add(line(r.message(tag & 7))); break;
+                case 5: folded = r.varint(tag & 7) != 0; break;
+                default: r.skip(tag & 7); break;
             }
         }
         return new Location(id, mappingId, address, Collections.unmodifiableList(lines), folded);
@@ -324,9 +696,9 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> functionId = r.varint(tag & 7);
-                case 2 -> line = r.varint(tag & 7);
-                default -> r.skip(tag & 7);
+                case 1: functionId = r.varint(tag & 7); break;
+                case 2: line = r.varint(tag & 7); break;
+                default: r.skip(tag & 7); break;
             }
         }
         return new Line(functionId, line);
@@ -337,12 +709,12 @@ public final class Pprof {
         while (r.more()) {
             int tag = r.tag();
             switch (tag >>> 3) {
-                case 1 -> id = r.varint(tag & 7);
-                case 2 -> name = r.varint(tag & 7);
-                case 3 -> systemName = r.varint(tag & 7);
-                case 4 -> filename = r.varint(tag & 7);
-                case 5 -> startLine = r.varint(tag & 7);
-                default -> r.skip(tag & 7);
+                case 1: id = r.varint(tag & 7); break;
+                case 2: name = r.varint(tag & 7); break;
+                case 3: systemName = r.varint(tag & 7); break;
+                case 4: filename = r.varint(tag & 7); break;
+                case 5: startLine = r.varint(tag & 7); break;
+                default: r.skip(tag & 7); break;
             }
         }
         return new Function(id, string(name), string(systemName), string(filename), startLine);
@@ -430,11 +802,11 @@ public final class Pprof {
 
         void skip(int wire) throws FormatException {
             switch (wire) {
-                case 0 -> rawVarint();
-                case 1 -> advance(8);
-                case 2 -> advance(length());
-                case 5 -> advance(4);
-                default -> throw new FormatException("unknown wire type " + wire + " at byte "
+                case 0: rawVarint(); break;
+                case 1: advance(8); break;
+                case 2: advance(length()); break;
+                case 5: advance(4); break;
+                default: throw new FormatException("unknown wire type " + wire + " at byte "
                         + pos);
             }
         }
