@@ -6,8 +6,10 @@
  * loaded, and the agent reads its options string as a command (control.c runs it). This
  * file only parses: pure C, no JVM, so every form is unit-tested.
  *
- *   dump[,file=PATTERN][,paths=N] write a profile now; paths=N also writes the retention
- *                                paths of the N largest in-use sites (retention.h)
+ *   dump[,file=PATTERN][,paths=N][,gc=1]
+ *                                write a profile now; paths=N also writes the retention
+ *                                paths of the N largest in-use sites (retention.h); gc=1
+ *                                first forces a full collection (liveness.h)
  *   start[,interval=N][,log=L][,rate=N/s]
  *                                sampling on again (after stop), optionally at a new
  *                                interval or rate cap
@@ -35,6 +37,7 @@ typedef struct {
     bool has_interval; /* interval= was given (start) */
     bool has_rate;     /* rate= was given (start) */
     unsigned paths;    /* dump: paths=N (0: none), 1 .. HS_COMMAND_MAX_PATHS */
+    bool gc;           /* dump: gc=1, force a full collection first */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 

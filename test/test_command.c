@@ -39,7 +39,7 @@ static void expect_error(const char *text, const char *expected) {
     CU_ASSERT_EQUAL(cmd.kind, HS_CMD_HELP); /* untouched */
 }
 
-#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL]" \
+#define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N][,gc=1], start[,interval=SIZE][,log=LEVEL]" \
                  "[,rate=N/s], stop, status[,file=PATTERN], help"
 
 static void test_plain_commands(void) {
@@ -118,12 +118,27 @@ static void test_dump_paths(void) {
                                    "status" ACCEPTED);
 }
 
+static void test_dump_gc(void) {
+    CU_ASSERT_FALSE(parse_ok("dump").gc);
+    CU_ASSERT_TRUE(parse_ok("dump,gc=1").gc);
+    CU_ASSERT_FALSE(parse_ok("dump,gc=0").gc);
+    hs_command d = parse_ok("dump,paths=2,gc=1,file=/tmp/z.pb.gz");
+    CU_ASSERT_TRUE(d.gc);
+    CU_ASSERT_EQUAL(d.paths, 2);
+    CU_ASSERT_STRING_EQUAL(d.options.file, "/tmp/z.pb.gz");
+    expect_error("dump,gc=yes", "bad command 'dump,gc=yes': gc=yes: accepted: gc=1 (force a full "
+                                "collection first) or gc=0" ACCEPTED);
+    expect_error("dump,gc=", "bad command 'dump,gc=': gc=: accepted: gc=1 (force a full "
+                             "collection first) or gc=0" ACCEPTED);
+    expect_error("status,gc=1", "bad command 'status,gc=1': 'gc' cannot be given to status" ACCEPTED);
+}
+
 static void test_help_text(void) {
     char text[2048];
     size_t need = hs_command_help(text, sizeof text);
     CU_ASSERT_TRUE(need < sizeof text);
     CU_ASSERT_EQUAL(strlen(text), need);
-    const char *usages[] = {"dump[,file=PATTERN][,paths=N]", "start[,interval=SIZE][,log=LEVEL]", "stop",
+    const char *usages[] = {"dump[,file=PATTERN][,paths=N][,gc=1]", "start[,interval=SIZE][,log=LEVEL]", "stop",
                             "status[,file=PATTERN]", "help"};
     for (size_t i = 0; i < sizeof usages / sizeof usages[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, usages[i]));
@@ -173,6 +188,7 @@ void register_tests(void) {
     CU_add_test(suite, "errors name the command, the reason and what is accepted", test_errors);
     CU_add_test(suite, "help lists every command", test_help_text);
     CU_add_test(suite, "dump paths=N", test_dump_paths);
+    CU_add_test(suite, "dump gc=1", test_dump_gc);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

@@ -22,7 +22,7 @@ static int bucket_info(uint32_t bucket, double *size, double *scale, void *ctx) 
 /* One GC: `stable` samples of bucket 2 allocated at epoch 0, `grown` samples of bucket 1
  * (per_gc per earlier GC), `tiny` samples of bucket 3. */
 static void record_gc(hs_growth *g, uint32_t epoch, uint32_t per_gc, uint32_t tiny) {
-    hs_growth_begin(g, epoch, (int64_t)epoch * 1000);
+    hs_growth_begin(g, epoch, epoch, (int64_t)epoch * 1000);
     for (uint32_t i = 0; i < 1000; i++) hs_growth_add(g, 2, 0, 1.0);
     for (uint32_t e = 0; e < epoch; e++)
         for (uint32_t i = 0; i < per_gc; i++) hs_growth_add(g, 1, e, 1.0);
@@ -66,7 +66,7 @@ static void test_window_slides(void) {
 static void test_ranking_order_and_max(void) {
     hs_growth *g = hs_growth_create();
     for (uint32_t epoch = 1; epoch <= 8; epoch++) {
-        hs_growth_begin(g, epoch, 0);
+        hs_growth_begin(g, epoch, epoch, 0);
         for (uint32_t b = 1; b <= 5; b++) /* bucket b grows by 10 * b samples per GC */
             for (uint32_t i = 0; i < 10 * b * epoch; i++) hs_growth_add(g, b, epoch - 1, 1.0);
         hs_growth_end(g);
@@ -106,7 +106,7 @@ static void test_error_bars_are_calibrated(void) {
                 sampled[n++] = (hs_random_next(&rng) >> 11) * 0x1.0p-53 < 1.0 / SCALE;
             }
             if (epoch > 3) oldest += EVICT;
-            hs_growth_begin(g, epoch, 0);
+            hs_growth_begin(g, epoch, epoch, 0);
             for (uint32_t i = oldest; i < n; i++)
                 if (sampled[i]) hs_growth_add(g, 1, born[i], 1.0);
             hs_growth_end(g);

@@ -21,9 +21,11 @@ typedef struct {
 } command_row;
 
 static const command_row command_table[] = {
-    {"dump", HS_CMD_DUMP, {"file", "paths", NULL}, "dump[,file=PATTERN][,paths=N]",
+    {"dump", HS_CMD_DUMP, {"file", "paths", "gc", NULL}, "dump[,file=PATTERN][,paths=N][,gc=1]",
      "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
-     "writes the reference chains from GC roots to the N largest in-use sites (-paths file)"},
+     "writes the reference chains from GC roots to the N largest in-use sites (-paths file); "
+     "gc=1 first forces a full collection (stops the application like System.gc()) so that "
+     "every in-use sample is judged"},
     {"start", HS_CMD_START, {"interval", "log", "rate", NULL},
      "start[,interval=SIZE][,log=LEVEL][,rate=N/s]",
      "turn sampling on again after stop, optionally at another interval or rate cap"},
@@ -35,7 +37,7 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN][,paths=N], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, "
+    "dump[,file=PATTERN][,paths=N][,gc=1], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, "
     "status[,file=PATTERN], help";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
@@ -86,15 +88,28 @@ static int check_keys(const command_row *row, const char *items, char *why, size
     return 0;
 }
 
-/* Takes the command-only item paths=N out of items (into rest, the items for the option
- * table) and parses it. 0, or -1 with why. */
-static int take_paths(const char *items, char *rest, size_t restlen, unsigned *paths, char *why,
-                      size_t whylen) {
+/* gc=1 or gc=0. 0, or -1 with why. */
+static int take_gc(const char *value, size_t len, bool *gc, char *why, size_t whylen) {
+    if (len == 1 && (value[0] == '0' || value[0] == '1')) {
+        *gc = value[0] == '1';
+        return 0;
+    }
+    snprintf(why, whylen, "gc=%.*s: accepted: gc=1 (force a full collection first) or gc=0",
+             (int)(len > 32 ? 32 : len), value);
+    return -1;
+}
+
+/* Takes the command-only items paths=N and gc=0|1 out of items (into rest, the items for
+ * the option table) and parses them. 0, or -1 with why. */
+static int take_paths(const char *items, char *rest, size_t restlen, unsigned *paths, bool *gc,
+                      char *why, size_t whylen) {
     size_t used = 0;
     rest[0] = '\0';
     for (const char *p = items; *p;) {
         size_t item_len = strcspn(p, ",");
-        if (item_len > 6 && memcmp(p, "paths=", 6) == 0) {
+        if (item_len >= 3 && memcmp(p, "gc=", 3) == 0) {
+            if (take_gc(p + 3, item_len - 3, gc, why, whylen) != 0) return -1;
+        } else if (item_len > 6 && memcmp(p, "paths=", 6) == 0) {
             char *end = NULL;
             unsigned long n = strtoul(p + 6, &end, 10);
             if (p[6] < '0' || p[6] > '9' || end != p + item_len || n < 1 || n > HS_COMMAND_MAX_PATHS) {
@@ -130,7 +145,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.options.help = false;
     char rest[HS_PATH_MAX + 256];
     if (strlen(items) >= sizeof rest) return fail(err, errlen, text, "too long");
-    if (take_paths(items, rest, sizeof rest, &parsed.paths, why, sizeof why) != 0)
+    if (take_paths(items, rest, sizeof rest, &parsed.paths, &parsed.gc, why, sizeof why) != 0)
         return fail(err, errlen, text, why);
     if (*rest && hs_options_parse(rest, &parsed.options, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s", why); /* the option table's own message names the item */

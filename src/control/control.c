@@ -59,6 +59,14 @@ static void status_live(hs_agent *agent, lines *out) {
     line(out, "live: %u objects tracked of %u (1 in %llu samples tracked), %u G1 humongous "
               "objects tracked by identity\n",
          live.tracked, live.capacity, 1ULL << live.level, live.humongous_tracked);
+    const hs_liveness_state *l = &live.liveness;
+    if (!live.liveness_supported && l->markings == 0)
+        line(out, "liveness: %s markings cannot be told: in-use samples are unjudged (dump,gc=1 "
+                  "judges them)\n", live.gc_name ? live.gc_name : "this collector's");
+    else
+        line(out, "liveness: %u complete markings seen, the last %s at GC epoch %u: samples "
+                  "allocated before GC epoch %u are confirmed, later ones unjudged\n",
+             l->markings, hs_marking_kind_name(l->last_kind), l->last_epoch, l->judged_before);
     const hs_live_history_entry *gc = &live.last_gc;
     if (!gc->valid) {
         line(out, "heap: no figure yet (gc %s, source %s)\n", live.gc_name ? live.gc_name : "unknown",
@@ -139,8 +147,13 @@ static jint run_paths(hs_agent *agent, JNIEnv *jni, const char *dump_path, unsig
     return JNI_OK;
 }
 
+/* How long dump,gc=1 waits for the sweeper to have swept the forced collection. */
+#define FORCED_GC_SWEEP_WAIT_MS 5000
+
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd) {
     char path[HS_PATH_MAX];
+    if (cmd->gc && hs_live_force_collection(agent, jni, FORCED_GC_SWEEP_WAIT_MS) != 0)
+        return JNI_ERR; /* it said why */
     if (hs_dumps_write_now(agent, jni, cmd->has_file ? cmd->options.file : NULL, path,
                            sizeof path) != 0)
         return JNI_ERR; /* it said why */
