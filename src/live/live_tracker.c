@@ -216,6 +216,9 @@ static uint32_t growth_boundary(const hs_live_tracker *t, uint32_t epoch) {
  * (growth.h); the walk's time goes into the profile's comments. */
 static void record_growth(hs_live_tracker *t, uint32_t epoch) {
     growth_walk w = {t->growth, growth_boundary(t, epoch), 0};
+    /* Before the first marking nothing is judged: a record of zeros would make every site
+     * that lives long look like growth at the first marking. */
+    if (w.judged_before == 0) return;
     int64_t start = hs_monotonic_nanos();
     hs_growth_begin(t->growth, epoch, w.judged_before, hs_wall_nanos());
     hs_live_table_each(t->table, add_survivor, &w);
