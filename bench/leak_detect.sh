@@ -48,8 +48,12 @@ first=$(awk -F'\t' '$2 ~ /suspect: LeakDetect.leakHere/ { print; exit }' "$LOG")
 cache=$(grep -c 'suspect: LeakDetect.cachePut' "$LOG")
 garbage=$(grep -c 'suspect: LeakDetect.garbage' "$LOG")
 markings=$(go tool pprof -raw "$RUN_DIR/leak.pb.gz" 2>/dev/null | grep -o '[0-9]* markings seen' | head -1)
-echo "leak ($LEAK B/s) first named: ${first:+$(cut -f1 <<<"$first") s after start}${first:-never}"
-[ -n "$first" ] && echo "  $(cut -f2 <<<"$first")"
+if [ -n "$first" ]; then
+    echo "leak ($LEAK B/s) first named $(cut -f1 <<<"$first") s after the JVM started:"
+    echo "  $(cut -f2 <<<"$first")"
+else
+    echo "leak ($LEAK B/s) never named"
+fi
 echo "suspect lines naming the cache: $cache; naming the garbage: $garbage (target: 0)"
 echo "complete markings seen by the exit profile: ${markings:-unknown}"
 grep -q "LeakDetect done" "$RUN_DIR/stdout" || echo "warning: the workload did not finish (see $RUN_DIR)"

@@ -10,7 +10,9 @@
  *
  * Horizons. Each keeps HS_GROWTH_WINDOW points, a ring; a point is the last record of its
  * period (the newest point is always the newest record):
- *   - HS_HORIZON_GCS: one point per GC (the last 16 GCs);
+ *   - HS_HORIZON_GCS: one point per GC whose judged_before is new: per GC when every
+ *     survivor counts, per complete marking otherwise (the judged figures change only
+ *     then); the last 16 such;
  *   - HS_HORIZON_MINUTES: one per minute (the last 16 minutes);
  *   - HS_HORIZON_HOURS: one per hour (the last 16 hours).
  * Memory bound: a point keeps at most HS_GROWTH_MAX_SITES sites (the largest by weight;

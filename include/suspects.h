@@ -4,8 +4,8 @@
  * growth.c ranks buckets; this module gives it each bucket's object size and scale (from
  * the sample table and the startup interval), and turns the ranked buckets into text:
  *   suspect: LeakWorkload.cachePut:31 (byte[]) +22.1 MB over 11 GCs ±0.61 MB (horizon:
- *   last GCs), slope +2.01 MB/GC, 42 % older than 8 GCs, 1398 samples
- *   suspect: Leaky.put:12 (byte[]) +31.0 MB over 10 min ±2.10 MB (horizon: last minutes),
+ *   GCs, 7 s), slope +2.01 MB/GC, 42 % older than 8 GCs, 1398 samples
+ *   suspect: Leaky.put:12 (byte[]) +31.0 MB over 10 min ±2.10 MB (horizon: minutes, 600 s),
  *   slope +3.10 MB/min, ...
  * where ± is one standard error (a site is listed only when its growth exceeds 4 of
  * them at its horizon, growth.h) and MB is 10^6 bytes. The figures are confirmed in-use

@@ -167,6 +167,25 @@ static void test_horizon_points_are_period_aggregates(void) {
     hs_growth_destroy(g);
 }
 
+/* When a marking judges the samples, the GC horizon gets one point per marking: records
+ * between markings (same judged_before) replace the newest point. */
+static void test_gc_horizon_points_per_marking(void) {
+    hs_growth *g = hs_growth_create();
+    for (uint32_t e = 1; e <= 100; e++) {
+        uint32_t judged = e / 10 * 10; /* a marking every 10 GCs */
+        hs_growth_begin(g, e, judged, 0);
+        for (uint32_t i = 0; i < judged * 20; i++) hs_growth_add(g, 1, i / 20, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_GCS), 11); /* judged 0, 10, ..., 100 */
+    hs_growth_site s;
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank_horizon(g, HS_HORIZON_GCS, bucket_info, NULL, &s, 1), 1);
+    CU_ASSERT_EQUAL(s.first_epoch, 9);  /* the last record before the first marking */
+    CU_ASSERT_EQUAL(s.last_epoch, 100);
+    CU_ASSERT_DOUBLE_EQUAL(s.growth_bytes, 100 * 20 * SCALE * SIZE, 1e-6);
+    hs_growth_destroy(g);
+}
+
 /* A point keeps at most HS_GROWTH_MAX_SITES sites; a site left out of the first point is
  * taken at the largest weight left out, which can only understate its growth. */
 static void test_memory_bound_and_dropped_sites(void) {
@@ -263,6 +282,7 @@ void register_tests(void) {
         {"error bars are calibrated", test_error_bars_are_calibrated},
         {"horizon points are period aggregates", test_horizon_points_are_period_aggregates},
         {"memory bound and dropped sites", test_memory_bound_and_dropped_sites},
+        {"GC horizon: a point per marking", test_gc_horizon_points_per_marking},
         {"slow leak found at minutes, cache never", test_slow_leak_found_at_minutes_cache_never},
         CU_TEST_INFO_NULL,
     };

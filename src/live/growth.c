@@ -80,8 +80,11 @@ static int64_t period_of(hs_growth_horizon h, int64_t nanos) {
 /* Whether the record of time t replaces ring h's newest point, and the judged_before of
  * the ring's first point once it is in (its pre sums' boundary). */
 static void plan_ring(growth_ring *r, hs_growth_horizon h, uint32_t judged_before, int64_t t) {
-    r->replace = PERIOD_SECONDS[h] && r->count > 0 &&
-                 period_of(h, point_at(r, r->count - 1)->time_nanos) == period_of(h, t);
+    const growth_point *newest = r->count > 0 ? point_at(r, r->count - 1) : NULL;
+    /* The GC horizon's period is the judgement: a new point per marking (per GC when every
+     * survivor counts); the time horizons' is the minute or hour. */
+    r->replace = newest && (PERIOD_SECONDS[h] ? period_of(h, newest->time_nanos) == period_of(h, t)
+                                              : newest->judged_before == judged_before);
     uint32_t first;
     if (r->count == 0 || (r->replace && r->count == 1)) {
         r->pre_before = judged_before; /* the record will be the first point itself */

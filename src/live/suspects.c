@@ -72,9 +72,10 @@ void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *a
     if (age_weight)
         snprintf(old, sizeof old, ", %.0f %% older than %d GCs",
                  100 * hs_age_share_at_least(age_weight, OLD_AGE), OLD_AGE);
-    snprintf(out, len, "%s +%s over %s ±%s (horizon: last %s), slope %s%s/%s%s, %u samples",
+    snprintf(out, len, "%s +%s over %s ±%s (horizon: %s, %.0f s), slope %s%s/%s%s, %u samples",
              name, growth, span, sigma, hs_growth_horizon_name(s->horizon),
-             slope_bytes >= 0 ? "+" : "", slope, per_gc ? "GC" : "min", old, s->samples);
+             (double)(s->last_nanos - s->first_nanos) / 1e9, slope_bytes >= 0 ? "+" : "", slope,
+             per_gc ? "GC" : "min", old, s->samples);
 }
 
 void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view,
