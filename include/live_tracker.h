@@ -109,7 +109,8 @@ bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out);
 
 /* dump,gc=1: forces a collection (JVMTI ForceGarbageCollection, on the calling thread, which
  * must be a Java thread outside any of the tracker's locks), records it as a complete
- * marking of every sample allocated before the call, and waits (at most wait_ms) for the
+ * marking of every sample allocated before the call (the call opens a GC epoch of its own
+ * first, so gc_age counts it as one more GC), and waits (at most wait_ms) for the
  * sweeper to have swept it. 0, or -1 (logged) when tracking is off or the call failed. */
 int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms);
 

@@ -107,12 +107,22 @@ public class NoFalseSuspectTest {
     }
 
     static long heldAtEnd(AgentRunner.Result r) {
-        return r.stdout.lines().filter(l -> l.startsWith("HELD ")).mapToLong(l -> Long.parseLong(l.substring(5)))
-                .findFirst().orElseThrow(() -> new AssertionError("no HELD line\n" + r.describe()));
+        return printed(r, "HELD ");
+    }
+
+    static long printed(AgentRunner.Result r, String prefix) {
+        return r.stdout.lines().filter(l -> l.startsWith(prefix))
+                .mapToLong(l -> Long.parseLong(l.substring(prefix.length()))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + prefix + "line\n" + r.describe()));
     }
 
     /** The exit profile is as of the program's System.gc(), a full GC: every in-use sample is
-     *  confirmed, and heldHere's confirmed bytes are the arrays it held then, within 4 sigma. */
+     *  confirmed, and heldHere's confirmed bytes are the arrays it held then, as the JVM's
+     *  sampler sees the site, within 4 sigma. Measured on JDK 17: the sampler itself takes
+     *  these 32 KB arrays, allocated 9 at a time between 1 KB ones, about 25 % less often
+     *  than 1 - exp(-size/interval) says, in the allocation and in-use figures alike (a
+     *  property of the JVM's sampling, not of liveness); so the truth is scaled by the site's
+     *  allocation estimate over what the program allocated, and that ratio's error counts. */
     static void checkConfirmedFigure(AgentRunner.Result r, long held) throws IOException {
         Pprof p = Pprof.read(r.file(PROFILE)).validate();
         String liveness = livenessComment(r, p);
@@ -120,14 +130,23 @@ public class NoFalseSuspectTest {
         long size = p.samples.stream().filter(site(p, HELD)).flatMap(s -> s.labels().stream())
                 .filter(l -> l.key().equals("bytes")).mapToLong(Pprof.Label::num).max().orElse(0);
         long confirmed = p.sum("inuse_space", site(p, HELD).and(liveness("confirmed")));
-        long truth = held * size;
+        long allocated = printed(r, "ALLOCATED ");
+        double seen = (double) p.sum("alloc_space", site(p, HELD)) / (allocated * size);
+        double truth = held * size * seen;
         double prob = 1 - Math.exp(-(double) size / INTERVAL);
-        double sigma = Math.sqrt((1 - prob) / (held * prob)) * truth;
-        System.out.printf("%s confirmed %d bytes, truth %d (%d arrays of %d bytes), 4 sigma %.0f%n",
-                HELD, confirmed, truth, held, size, 4 * sigma);
+        double relInuse = Math.sqrt((1 - prob) / (held * prob)), relSeen = Math.sqrt((1 - prob) / (allocated * prob));
+        double sigma = Math.hypot(relInuse, relSeen) * truth;
+        System.out.printf("%s confirmed %d bytes, held %d arrays of %d bytes, as the sampler sees "
+                + "the site (alloc estimate / allocated = %.3f) %.0f, 4 sigma %.0f%n",
+                HELD, confirmed, held, size, seen, truth, 4 * sigma);
+        if (seen < 0.5 || seen > 1.5) r.fail("premise: the sampler sees " + seen + " of the site's allocation");
         if (held < 1000 || size < PromotedDeathWorkload.HELD_BYTES) r.fail("premise: held " + held + " of " + size);
         if (Math.abs(confirmed - truth) > 4 * sigma) {
             r.fail(HELD + ": confirmed " + confirmed + " bytes, its live set " + truth + " ± " + 4 * sigma);
+        }
+        long unjudged = p.sum("inuse_space", site(p, HELD).and(liveness("unjudged")));
+        if (unjudged != 0) {
+            r.fail(HELD + ": after the full GC nothing in use should be unjudged, found " + unjudged);
         }
     }
 

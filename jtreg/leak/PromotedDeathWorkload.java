@@ -8,7 +8,8 @@ import java.util.ArrayDeque;
  *   - cachePut: a FIFO cache of 2,500 16 KB arrays (40 MB) replacing 125 a second: it churns
  *     through the old generation at a steady size.
  * Plus short-lived garbage (about 60 MB/s) that drives young collections.
- * After args[0] seconds it prints how many heldHere arrays are still held (HELD n), forces a
+ * After args[0] seconds it prints how many heldHere arrays it allocated (ALLOCATED n) and how
+ * many are still held (HELD n), forces a
  * full GC (System.gc(): the one complete marking whose moment the test must know), and
  * exits without allocating anything else.
  */
@@ -24,8 +25,10 @@ public class PromotedDeathWorkload {
     static final ArrayDeque<Long> HELD_SINCE = new ArrayDeque<>();
     static final ArrayDeque<byte[]> CACHE = new ArrayDeque<>();
     static volatile Object sink;
+    static long heldAllocated;
 
     static void heldHere(long now) {
+        heldAllocated++;
         HELD.add(new byte[HELD_BYTES]);
         HELD_SINCE.add(now);
     }
@@ -59,6 +62,7 @@ public class PromotedDeathWorkload {
             if (sleep > 0) Thread.sleep(sleep / 1_000_000L, (int) (sleep % 1_000_000L));
         }
         System.out.println("HELD " + HELD.size());
+        System.out.println("ALLOCATED " + heldAllocated);
         System.gc();
         System.out.println(DONE_LINE);
     }

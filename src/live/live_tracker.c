@@ -654,8 +654,10 @@ int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms) {
         hs_error("gc=1: live tracking is off: no collection forced");
         return -1;
     }
-    /* Every sample born before `before` was allocated before the collection started. */
-    uint32_t before = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    /* A GC epoch of its own marks the start: every sample born before it was allocated
+     * before the collection started (samples born since the last GC would otherwise share
+     * their epoch with those allocated while it runs). gc_age counts it as one GC more. */
+    uint32_t before = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_acq_rel) + 1;
     int64_t start = hs_monotonic_nanos();
     jvmtiError err = (*jvmti)->ForceGarbageCollection(jvmti);
     if (err != JVMTI_ERROR_NONE) {
