@@ -91,6 +91,8 @@ typedef struct {
     uint32_t first_epoch, last_epoch;
     int64_t first_nanos, last_nanos; /* wall clock of the two ends */
     uint32_t samples;               /* tracked live samples in the last record */
+    bool per_gc;                    /* the horizon's points are one per GC (not per marking
+                                     * or period): slope_bytes_per_gc is the telling slope */
 } hs_growth_site;
 
 /* The sites that grew by more than HS_GROWTH_SIGMAS standard errors at some horizon, each

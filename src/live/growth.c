@@ -282,6 +282,7 @@ static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *l
         .first_nanos = first_p->time_nanos,
         .last_nanos = last_p->time_nanos,
         .samples = last->n,
+        .per_gc = h == HS_HORIZON_GCS && last_p->judged_before == last_p->epoch,
     };
     s->growth_bytes = s->last_bytes - s->first_bytes;
     s->growth_sigma = sqrt(var);

@@ -46,6 +46,7 @@ typedef struct hs_live_tracker {
     int64_t clock_origin;   /* hs_throttle_clock_nanos() when tracking started */
     hs_gc_counters counters; /* CollectedHeap's collection counts, read in the GC callback */
     hs_liveness liveness;    /* which samples a complete marking judged (liveness.h) */
+    uint32_t markings_logged; /* sweeper: markings already logged */
 } hs_live_tracker;
 
 /* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
@@ -135,12 +136,21 @@ void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv 
 
 /* --- GC events and the sweeper ---------------------------------------------------------- */
 
-/* GC callback: did this collection complete a marking? Plain loads only. */
+/* GC callback: did this collection complete a marking? Plain loads only, no I/O. */
 static void note_marking(hs_live_tracker *t, uint32_t epoch) {
     uint32_t total, full;
-    if (!hs_gc_counters_read(&t->counters, &total, &full)) return;
-    hs_marking_kind kind = hs_liveness_on_gc(&t->liveness, epoch, total, full);
-    if (kind != HS_MARKING_NONE) hs_debug("GC %u completed a marking (%s)", epoch, hs_marking_kind_name(kind));
+    if (hs_gc_counters_read(&t->counters, &total, &full))
+        hs_liveness_on_gc(&t->liveness, epoch, total, full);
+}
+
+/* Sweeper: one debug line per complete marking seen since the last sweep. */
+static void log_new_markings(hs_live_tracker *t) {
+    hs_liveness_state s;
+    hs_liveness_read(&t->liveness, &s);
+    if (s.markings == t->markings_logged) return;
+    t->markings_logged = s.markings;
+    hs_debug("complete marking at GC %u (%s): samples born before GC epoch %u are confirmed",
+             s.last_epoch, hs_marking_kind_name(s.last_kind), s.judged_before);
 }
 
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti) {
@@ -233,6 +243,7 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
     if (t->humongous) hs_humongous_maintain(t->humongous);
+    log_new_markings(t);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
         if (t->growth) record_growth(t, epoch);
@@ -342,8 +353,7 @@ static hs_liveness_mode liveness_mode(const hs_heap_usage *heap) {
     }
 }
 
-static void start_liveness(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
-    (void)epoch;
+static void start_liveness(hs_live_tracker *t, jvmtiEnv *jvmti) {
     hs_gc_counters_find(&t->counters, jvmti);
     uint32_t total = 0, full = 0;
     bool ok = hs_gc_counters_read(&t->counters, &total, &full);
@@ -367,7 +377,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
     t->humongous = create_humongous(agent, t->heap, seed);
     t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
-    start_liveness(t, jvmti, atomic_load(&agent->gc_epoch));
+    start_liveness(t, jvmti);
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {

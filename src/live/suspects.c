@@ -65,7 +65,7 @@ void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *a
     site_name(agent, s->bucket, name, sizeof name);
     megabytes(s->growth_bytes, growth, sizeof growth);
     megabytes(s->growth_sigma, sigma, sizeof sigma);
-    bool per_gc = s->horizon == HS_HORIZON_GCS;
+    bool per_gc = s->per_gc;
     double slope_bytes = per_gc ? s->slope_bytes_per_gc : s->slope_bytes_per_second * 60;
     megabytes(slope_bytes, slope, sizeof slope);
     hs_suspect_span(s, span, sizeof span);
