@@ -1,34 +1,41 @@
 /* growth.h: which sites' in-use estimates grow, at several horizons (the last GCs, the
- * last minutes, the last hours), with their sampling error.
+ * last complete markings, the last minutes, the last hours), with their sampling error.
  *
  * After each GC the agent's sweeper walks the live table once (never in the GC callback)
- * and records, per bucket, the tracked samples judged live at that point (liveness.h:
- * born before the record's judged_before epoch): their count, the sum of their weights
- * and of squared weights, and per horizon the same sums over samples born before the
- * judged_before of that horizon's first point. A record is sparse (only buckets with a
- * judged sample: an absent bucket's estimate is exactly 0).
+ * and records, per bucket, the tracked samples that survived the GC (born before its
+ * epoch, not collected), and among them those a complete marking judged (liveness.h: born
+ * before judged_before): their counts, sums of weights and of squared weights, and per
+ * horizon the judged sums over samples born before the epoch of that horizon's first
+ * point. A record is sparse (only buckets with a survivor: an absent bucket's estimate is
+ * exactly 0).
+ *
+ * What is compared: growth = E_judged(newest point) - E_survived(first point). The newest
+ * figure counts only what a marking judged live; the first one counts every survivor of
+ * its GC, so dead objects that no marking has collected yet (promoted, then dead; a cache's
+ * evicted entries) can only raise the first figure: they can hide growth, never fake it.
+ * A leak shows as soon as one marking has judged it. When every survivor is judged (a
+ * collector whose markings cannot be told, or every GC a full one) both are the same.
  *
  * Horizons. Each keeps HS_GROWTH_WINDOW points, a ring; a point is the last record of its
  * period (the newest point is always the newest record):
- *   - HS_HORIZON_GCS: one point per GC whose judged_before is new: per GC when every
- *     survivor counts, per complete marking otherwise (the judged figures change only
- *     then); the last 16 such;
+ *   - HS_HORIZON_GCS: one point per GC (the last 16 GCs);
+ *   - HS_HORIZON_MARKINGS: one per complete marking (the records of one judged_before);
  *   - HS_HORIZON_MINUTES: one per minute (the last 16 minutes);
  *   - HS_HORIZON_HOURS: one per hour (the last 16 hours).
  * Memory bound: a point keeps at most HS_GROWTH_MAX_SITES sites (the largest by weight;
  * the largest weight it left out is kept, and a site absent from such a point is taken to
- * have had that much, which can only understate its growth). 40 bytes per (point, site):
- * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 40 bytes = 7.9 MB,
- * plus 72 bytes per bucket of scratch for the record being built.
+ * have had that much, which can only understate its growth). 64 bytes per (point, site):
+ * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 64 bytes = 8.4 MB,
+ * plus 88 bytes per bucket of scratch for the record being built.
  *
  * Estimates and errors. A tracked entry of weight w (JVM samples, thinning included) of a
  * bucket whose samples each stand for `scale` objects of `size` bytes stands for
  * W = w * scale objects, an inclusion probability of 1/W: the site's in-use estimate is
  * size * sum W (Horvitz-Thompson), with variance estimate size^2 * sum W (W - 1).
- * Growth over a horizon is G = E_last - E_first = B - D, where B is what is live now and
- * was born after the first point's judged_before, and D what was judged live at the first
- * point and has died since: disjoint sets of samples, so Var(G) = Var(B) + Var(D), with
- * Var(B) = V_last - V_pre (entries born before the first point's boundary, from the last
+ * Growth over a horizon is G = E_last - E_first = B - D, where B is what is judged live now
+ * and was born after the first point's epoch, and D what survived at the first point and is
+ * not judged live now: disjoint sets of samples, so Var(G) = Var(B) + Var(D), with
+ * Var(B) = V_last - V_pre (judged entries born before the first point's epoch, from the last
  * record) and Var(D) = V_first - V_pre (clamped at 0). Entries present at both ends cancel
  * out, so an old, large, stable site has a small growth error. Thinning between the two
  * points adds noise this ignores.
@@ -46,11 +53,17 @@
 
 #define HS_GROWTH_WINDOW 16
 #define HS_GROWTH_SIGMAS 4.0
-#define HS_GROWTH_MAX_SITES 4096
+#define HS_GROWTH_MAX_SITES 2048
 
-typedef enum { HS_HORIZON_GCS = 0, HS_HORIZON_MINUTES, HS_HORIZON_HOURS, HS_GROWTH_HORIZONS } hs_growth_horizon;
+typedef enum {
+    HS_HORIZON_GCS = 0,
+    HS_HORIZON_MARKINGS,
+    HS_HORIZON_MINUTES,
+    HS_HORIZON_HOURS,
+    HS_GROWTH_HORIZONS
+} hs_growth_horizon;
 
-/* "GCs", "minutes", "hours". */
+/* "GCs", "markings", "minutes", "hours". */
 const char *hs_growth_horizon_name(hs_growth_horizon h);
 
 typedef struct hs_growth hs_growth;
@@ -58,9 +71,9 @@ typedef struct hs_growth hs_growth;
 hs_growth *hs_growth_create(void);
 void hs_growth_destroy(hs_growth *g);
 
-/* Recording one GC: begin, add every tracked live sample born before judged_before (the
- * caller filters), end. judged_before <= epoch: the samples the collector has judged
- * (liveness.h); epoch itself when every survivor of the GC counts. time_nanos: wall clock,
+/* Recording one GC: begin, add every tracked sample that survived it (born before epoch,
+ * not collected), end. Those born before judged_before (<= epoch) are the ones a marking
+ * judged (liveness.h); judged_before = epoch when every survivor counts. time_nanos: wall clock,
  * which places the record in its minute and hour. A failed allocation drops this GC's
  * record (end returns -1). */
 void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64_t time_nanos);

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One site in a point: sums over its judged samples, and over those born before the
- * judged_before of the horizon's first point (the "pre" sums). */
+/* One site in a point: sums over its samples that survived the GC (born before the
+ * point's epoch), over those a marking judged (born before judged_before), and over the
+ * judged ones born before the epoch of the horizon's first point (the "pre" sums). */
 typedef struct {
-    uint32_t bucket, n;
-    double w, w2;
-    double w_pre, w2_pre;
+    uint32_t bucket, n, nc, unused;
+    double w, w2;         /* survivors */
+    double wc, w2c;       /* judged (confirmed) */
+    double w_pre, w2_pre; /* judged and born before the first point's epoch */
 } growth_cell;
 
 typedef struct {
@@ -32,8 +34,8 @@ typedef struct {
 
 /* The record being built: dense per bucket. */
 typedef struct {
-    uint32_t n;
-    double w, w2;
+    uint32_t n, nc;
+    double w, w2, wc, w2c;
     double w_pre[HS_GROWTH_HORIZONS], w2_pre[HS_GROWTH_HORIZONS];
 } scratch_cell;
 
@@ -50,11 +52,11 @@ struct hs_growth {
     uint32_t walk_entries;
 };
 
-/* Seconds per point at each horizon (0: one point per record). */
-static const int64_t PERIOD_SECONDS[HS_GROWTH_HORIZONS] = {0, 60, 3600};
+/* Seconds per point at each time horizon (0: not a time horizon). */
+static const int64_t PERIOD_SECONDS[HS_GROWTH_HORIZONS] = {0, 0, 60, 3600};
 
 const char *hs_growth_horizon_name(hs_growth_horizon h) {
-    static const char *const names[HS_GROWTH_HORIZONS] = {"GCs", "minutes", "hours"};
+    static const char *const names[HS_GROWTH_HORIZONS] = {"GCs", "markings", "minutes", "hours"};
     return h < HS_GROWTH_HORIZONS ? names[h] : "?";
 }
 
@@ -77,31 +79,31 @@ static int64_t period_of(hs_growth_horizon h, int64_t nanos) {
     return PERIOD_SECONDS[h] ? nanos / (PERIOD_SECONDS[h] * 1000000000) : 0;
 }
 
-/* Whether the record of time t replaces ring h's newest point, and the judged_before of
- * the ring's first point once it is in (its pre sums' boundary). */
-static void plan_ring(growth_ring *r, hs_growth_horizon h, uint32_t judged_before, int64_t t) {
+/* Whether the record replaces ring h's newest point (same period: the same minute or
+ * hour, the same marking; every GC is a point of its own), and the epoch of the ring's
+ * first point once it is in (its pre sums' boundary). */
+static void plan_ring(growth_ring *r, hs_growth_horizon h, uint32_t epoch, uint32_t judged_before,
+                      int64_t t) {
     const growth_point *newest = r->count > 0 ? point_at(r, r->count - 1) : NULL;
-    /* The GC horizon's period is the judgement: a new point per marking (per GC when every
-     * survivor counts); the time horizons' is the minute or hour. */
-    r->replace = newest && (PERIOD_SECONDS[h] ? period_of(h, newest->time_nanos) == period_of(h, t)
-                                              : newest->judged_before == judged_before);
-    uint32_t first;
+    r->replace = newest && (h == HS_HORIZON_MARKINGS ? newest->judged_before == judged_before
+                            : PERIOD_SECONDS[h]      ? period_of(h, newest->time_nanos) == period_of(h, t)
+                                                     : 0);
     if (r->count == 0 || (r->replace && r->count == 1)) {
-        r->pre_before = judged_before; /* the record will be the first point itself */
+        r->pre_before = epoch; /* the record will be the first point itself */
         return;
     }
-    first = !r->replace && r->count == HS_GROWTH_WINDOW ? 1 : 0;
-    r->pre_before = point_at(r, first)->judged_before;
+    uint32_t first = !r->replace && r->count == HS_GROWTH_WINDOW ? 1 : 0;
+    r->pre_before = point_at(r, first)->epoch;
 }
 
 void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64_t time_nanos) {
     g->epoch = epoch;
-    g->judged_before = judged_before;
+    g->judged_before = judged_before < epoch ? judged_before : epoch;
     g->time_nanos = time_nanos;
     g->failed = 0;
     g->ntouched = 0;
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
-        plan_ring(&g->horizon[h], (hs_growth_horizon)h, judged_before, time_nanos);
+        plan_ring(&g->horizon[h], (hs_growth_horizon)h, epoch, g->judged_before, time_nanos);
 }
 
 static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
@@ -129,6 +131,10 @@ void hs_growth_add(hs_growth *g, uint32_t bucket, uint32_t alloc_epoch, double w
     c->n++;
     c->w += weight;
     c->w2 += weight * weight;
+    if (alloc_epoch >= g->judged_before) return; /* survived, not judged */
+    c->nc++;
+    c->wc += weight;
+    c->w2c += weight * weight;
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++) {
         if (alloc_epoch >= g->horizon[h].pre_before) continue;
         c->w_pre[h] += weight;
@@ -168,7 +174,9 @@ static growth_cell *cells_for(const hs_growth *g, int h) {
     growth_cell *cells = malloc(((size_t)g->ntouched + 1) * sizeof *cells);
     for (uint32_t i = 0; cells && i < g->ntouched; i++) {
         const scratch_cell *s = &g->scratch[g->touched[i]];
-        cells[i] = (growth_cell){g->touched[i], s->n, s->w, s->w2, s->w_pre[h], s->w2_pre[h]};
+        cells[i] = (growth_cell){.bucket = g->touched[i], .n = s->n, .nc = s->nc, .w = s->w,
+                                 .w2 = s->w2, .wc = s->wc, .w2c = s->w2c, .w_pre = s->w_pre[h],
+                                 .w2_pre = s->w2_pre[h]};
     }
     return cells;
 }
@@ -263,12 +271,15 @@ static void slopes(const growth_ring *r, uint32_t bucket, double bytes_per_w, hs
     s->slope_bytes_per_second = den_t > 0 ? (n * sty - st * sy) / den_t : 0;
 }
 
-/* Fills *s for a bucket of ring r's newest point; 0 when it is no finding. */
+/* Fills *s for a bucket of ring r's newest point; 0 when it is no finding. The newest
+ * point counts what a marking judged, the first everything that survived its GC: dead
+ * objects not yet collected can only raise the first figure, so they can only hide growth,
+ * never fake it. */
 static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *last, double size,
                  double scale, hs_growth_site *s) {
     const growth_point *first_p = point_at(r, 0), *last_p = point_at(r, r->count - 1);
     const growth_cell *first = find_cell(first_p, last->bucket);
-    double v_last = variance(size, scale, last->w, last->w2);
+    double v_last = variance(size, scale, last->wc, last->w2c);
     double v_pre = variance(size, scale, last->w_pre, last->w2_pre);
     double v_first = first ? variance(size, scale, first->w, first->w2) : 0;
     double var = fmax(v_last - v_pre, 0) + fmax(v_first - v_pre, 0);
@@ -276,13 +287,13 @@ static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *l
         .bucket = last->bucket,
         .horizon = h,
         .first_bytes = size * scale * weight_in(first_p, last->bucket),
-        .last_bytes = size * scale * last->w,
+        .last_bytes = size * scale * last->wc,
         .first_epoch = first_p->epoch,
         .last_epoch = last_p->epoch,
         .first_nanos = first_p->time_nanos,
         .last_nanos = last_p->time_nanos,
-        .samples = last->n,
-        .per_gc = h == HS_HORIZON_GCS && last_p->judged_before == last_p->epoch,
+        .samples = last->nc,
+        .per_gc = h == HS_HORIZON_GCS,
     };
     s->growth_bytes = s->last_bytes - s->first_bytes;
     s->growth_sigma = sqrt(var);

@@ -201,13 +201,13 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
 
 typedef struct {
     hs_growth *growth;
-    uint32_t judged_before;
+    uint32_t epoch;
     uint32_t entries;
 } growth_walk;
 
 static void add_survivor(const hs_live_entry *entry, void *ctx) {
     growth_walk *w = ctx;
-    if (entry->epoch >= w->judged_before) return; /* not judged yet */
+    if (entry->epoch >= w->epoch) return; /* born after the GC */
     hs_growth_add(w->growth, entry->bucket, entry->epoch,
                   (double)entry->weight_fp / (double)HS_WEIGHT_ONE);
     w->entries++;
@@ -222,15 +222,12 @@ static uint32_t growth_boundary(const hs_live_tracker *t, uint32_t epoch) {
     return s.judged_before < epoch ? s.judged_before : epoch;
 }
 
-/* After a GC's sweep: one more walk of the table records what was judged live per site
- * (growth.h); the walk's time goes into the profile's comments. */
+/* After a GC's sweep: one more walk of the table records what survived it per site, and
+ * what of that a marking judged (growth.h); the walk's time goes into the comments. */
 static void record_growth(hs_live_tracker *t, uint32_t epoch) {
-    growth_walk w = {t->growth, growth_boundary(t, epoch), 0};
-    /* Before the first marking nothing is judged: a record of zeros would make every site
-     * that lives long look like growth at the first marking. */
-    if (w.judged_before == 0) return;
+    growth_walk w = {t->growth, epoch, 0};
     int64_t start = hs_monotonic_nanos();
-    hs_growth_begin(t->growth, epoch, w.judged_before, hs_wall_nanos());
+    hs_growth_begin(t->growth, epoch, growth_boundary(t, epoch), hs_wall_nanos());
     hs_live_table_each(t->table, add_survivor, &w);
     if (hs_growth_end(t->growth) != 0) hs_debug("growth record of GC %u dropped (no memory)", epoch);
     hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);

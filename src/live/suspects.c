@@ -53,7 +53,8 @@ static void megabytes(double bytes, char *out, size_t len) {
 
 void hs_suspect_span(const hs_growth_site *s, char *out, size_t len) {
     double seconds = (double)(s->last_nanos - s->first_nanos) / 1e9;
-    if (s->horizon == HS_HORIZON_GCS) snprintf(out, len, "%u GCs", s->last_epoch - s->first_epoch);
+    if (s->horizon == HS_HORIZON_GCS || s->horizon == HS_HORIZON_MARKINGS)
+        snprintf(out, len, "%u GCs", s->last_epoch - s->first_epoch);
     else if (seconds < 120) snprintf(out, len, "%.0f s", seconds);
     else if (seconds < 7200) snprintf(out, len, "%.0f min", seconds / 60);
     else snprintf(out, len, "%.1f h", seconds / 3600);
@@ -83,14 +84,16 @@ void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view
     if (p)
         hs_profile_add_comment(
             p,
-            "growth: %s in-use figures at three horizons: %u points of the last %d GCs, %u of "
-            "the last %d minutes, %u of the last %d hours (%zu bytes held, at most %d sites a "
-            "point); per-GC walk of the live table %.3f ms for %u judged samples; suspects are "
-            "sites whose estimate grew by more than %.0f standard errors at some horizon, named "
-            "at the one where that is most significant (± is one standard error, MB is 10^6 "
-            "bytes)",
-            view->liveness_supported ? "confirmed" : "all (markings cannot be told)",
+            "growth: %s in-use figure now against what survived at the start of each horizon "
+            "(dead objects not yet collected can hide growth, never fake it): %u points of the "
+            "last %d GCs, %u of the last %d complete markings, %u of the last %d minutes, %u of "
+            "the last %d hours (%zu bytes held, at most %d sites a point); per-GC walk of the "
+            "live table %.3f ms for %u surviving samples; suspects are sites whose estimate grew "
+            "by more than %.0f standard errors at some horizon, named at the one where that is "
+            "most significant (± is one standard error, MB is 10^6 bytes)",
+            view->liveness_supported ? "the confirmed" : "every survivor's (markings cannot be told)",
             view->growth_points[HS_HORIZON_GCS], HS_GROWTH_WINDOW,
+            view->growth_points[HS_HORIZON_MARKINGS], HS_GROWTH_WINDOW,
             view->growth_points[HS_HORIZON_MINUTES], HS_GROWTH_WINDOW,
             view->growth_points[HS_HORIZON_HOURS], HS_GROWTH_WINDOW, view->growth_memory,
             HS_GROWTH_MAX_SITES, (double)view->growth_walk_nanos / 1e6, view->growth_walk_entries,
