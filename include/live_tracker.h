@@ -8,8 +8,9 @@
  * A dump reports an object as in-use only if it was allocated before the last GC and
  * survived it (Go's "as of the last GC" semantics), and tells apart the samples a complete
  * marking has judged (confirmed) from those promoted since (unjudged): liveness.h. The GC
- * callback reads the collector's counters to learn of markings. Growth and suspects use
- * confirmed samples only (all survivors when the collector's markings cannot be told). Each tracked sample also keeps its
+ * callback reads the collector's counters to learn of markings. Growth and suspects compare
+ * the confirmed figure now with what survived earlier (growth.h), so dead objects no
+ * marking has collected can hide growth but never fake it. Each tracked sample also keeps its
  * allocation time, in seconds since tracking started (the coarse monotonic clock, read
  * once per tracked sample), for the dump's ages in seconds. */
 #ifndef HS_LIVE_TRACKER_H

@@ -366,8 +366,8 @@ static void add_liveness_comment(hs_profile *p, const hs_live_view *view,
         "marking; a G1 marking also counts what was allocated while it ran) or "
         "liveness=unjudged (allocated since: the young collections found them live, no "
         "marking has judged them, promoted ones may be dead); unbiased estimate "
-        "before scaling: %.0f bytes confirmed, %.0f unjudged; growth and suspects use "
-        "confirmed figures only%s",
+        "before scaling: %.0f bytes confirmed, %.0f unjudged; growth and suspects compare the "
+        "confirmed figure now with what survived earlier%s",
         l->judged_before, l->markings ? when : " (none yet)", l->markings, confirmed,
         fmax(sum->raw_bytes - confirmed, 0),
         view->liveness_supported
