@@ -6,12 +6,13 @@
  * loaded, and the agent reads its options string as a command (control.c runs it). This
  * file only parses: pure C, no JVM, so every form is unit-tested.
  *
- *   dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH]
+ *   dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1]
  *                                write a profile now; paths=N also writes the retention
  *                                paths of the N largest in-use sites (retention.h), each
  *                                pause of that walk within budget= (default paths_budget=);
  *                                format=pprof|html|collapsed|text (text: the report) for
- *                                this dump only; out= into a file the caller created
+ *                                this dump only; out= into a file the caller created;
+ *                                gc=1 first forces a full collection (liveness.h)
  *   top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true]
  *                                the report (report.h) as the answer
  *   paths[,n=N][,budget=D][,out=PATH]
@@ -73,6 +74,7 @@ typedef struct {
     char reply[HS_PATH_MAX];    /* reply=: "" when not given */
     char out[HS_PATH_MAX];      /* out=: "" when not given */
     char paths_out[HS_PATH_MAX]; /* paths_out=: "" when not given */
+    bool gc;                    /* dump: gc=1, force a full collection first */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 

@@ -1,52 +1,91 @@
-/* growth.h: which sites' in-use estimates grow, over the last GCs, with their sampling
- * error.
+/* growth.h: which sites' in-use estimates grow, at several horizons (the last GCs, the
+ * last complete markings, the last minutes, the last hours), with their sampling error.
  *
  * After each GC the agent's sweeper walks the live table once (never in the GC callback)
- * and records, per bucket, the tracked samples that survived the GC: their count, the
- * sum of their weights, the sum of squared weights, and the sum of squared weights of
- * those allocated before the window's first GC. A record is sparse (only buckets with a
- * live sample: an absent bucket's estimate is exactly 0) and the last HS_GROWTH_WINDOW
- * records are kept. Memory: 40 bytes per (GC, site with a tracked live sample), at most
- * HS_GROWTH_WINDOW * track entries.
+ * and records, per bucket, the tracked samples that survived the GC (born before its
+ * epoch, not collected), and among them those a complete marking judged (liveness.h: born
+ * before judged_before): their counts, sums of weights and of squared weights, and per
+ * horizon the judged sums over samples born before the epoch of that horizon's first
+ * point. A record is sparse (only buckets with a survivor: an absent bucket's estimate is
+ * exactly 0).
+ *
+ * What is compared: growth = E_judged(newest point) - E_survived(first point). The newest
+ * figure counts only what a marking judged live; the first one counts every survivor of
+ * its GC, so dead objects that no marking has collected yet (promoted, then dead; a cache's
+ * evicted entries) can only raise the first figure: they can hide growth, never fake it.
+ * A leak shows as soon as one marking has judged it. When every survivor is judged (a
+ * collector whose markings cannot be told, or every GC a full one) both are the same.
+ *
+ * Horizons. Each keeps HS_GROWTH_WINDOW points, a ring; a point is the last record of its
+ * period (the newest point is always the newest record):
+ *   - HS_HORIZON_GCS: one point per GC (the last 16 GCs);
+ *   - HS_HORIZON_MARKINGS: one per complete marking (the records of one judged_before);
+ *   - HS_HORIZON_MINUTES: one per minute (the last 16 minutes);
+ *   - HS_HORIZON_HOURS: one per hour (the last 16 hours).
+ * Memory bound: a point keeps at most HS_GROWTH_MAX_SITES sites (the largest by weight;
+ * the largest weight it left out is kept, and a site absent from such a point is taken to
+ * have had that much, which can only understate its growth). 64 bytes per (point, site):
+ * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 64 bytes = 8.4 MB,
+ * plus 88 bytes per bucket of scratch for the record being built.
  *
  * Estimates and errors. A tracked entry of weight w (JVM samples, thinning included) of a
  * bucket whose samples each stand for `scale` objects of `size` bytes stands for
  * W = w * scale objects, an inclusion probability of 1/W: the site's in-use estimate is
  * size * sum W (Horvitz-Thompson), with variance estimate size^2 * sum W (W - 1).
- * Growth over the window is G = E_last - E_first = B - D, where B is what is live now
- * and was allocated within the window and D what was live at the first GC and has died
- * since: disjoint sets of samples, so Var(G) = Var(B) + Var(D), with
- * Var(B) = V_last - V_pre (entries allocated before the window, from the last record)
- * and Var(D) = V_first - V_pre (clamped at 0). Entries present at both ends cancel out,
- * so an old, large, stable site has a small growth error. Thinning between the two GCs
- * adds noise this ignores.
+ * Growth over a horizon is G = E_last - E_first = B - D, where B is what is judged live now
+ * and was born after the first point's epoch, and D what survived at the first point and is
+ * not judged live now: disjoint sets of samples, so Var(G) = Var(B) + Var(D), with
+ * Var(B) = V_last - V_pre (judged entries born before the first point's epoch, from the last
+ * record) and Var(D) = V_first - V_pre (clamped at 0). Entries present at both ends cancel
+ * out, so an old, large, stable site has a small growth error. Thinning between the two
+ * points adds noise this ignores.
  *
- * A site is a finding only when its growth exceeds HS_GROWTH_SIGMAS standard errors: a
- * site of 3 samples (relative error about 1/sqrt(3)) never is.
+ * A site is a finding at a horizon only when its growth there exceeds HS_GROWTH_SIGMAS
+ * standard errors: a site of 3 samples (relative error about 1/sqrt(3)) never is.
  *
  * Threads: record calls on one thread (the sweeper), rank serialized with them. */
 #ifndef HS_GROWTH_H
 #define HS_GROWTH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HS_GROWTH_WINDOW 16
 #define HS_GROWTH_SIGMAS 4.0
+#define HS_GROWTH_MAX_SITES 2048
+
+typedef enum {
+    HS_HORIZON_GCS = 0,
+    HS_HORIZON_MARKINGS,
+    HS_HORIZON_MINUTES,
+    HS_HORIZON_HOURS,
+    HS_GROWTH_HORIZONS
+} hs_growth_horizon;
+
+/* "GCs", "markings", "minutes", "hours". */
+const char *hs_growth_horizon_name(hs_growth_horizon h);
 
 typedef struct hs_growth hs_growth;
 
 hs_growth *hs_growth_create(void);
 void hs_growth_destroy(hs_growth *g);
 
-/* Recording one GC: begin, add every tracked sample that survived it, end. A failed
- * allocation drops this GC's record (end returns -1). */
-void hs_growth_begin(hs_growth *g, uint32_t epoch, int64_t time_nanos);
+/* Recording one GC: begin, add every tracked sample that survived it (born before epoch,
+ * not collected), end. Those born before judged_before (<= epoch) are the ones a marking
+ * judged (liveness.h); judged_before = epoch when every survivor counts. time_nanos: wall clock,
+ * which places the record in its minute and hour. A failed allocation drops this GC's
+ * record (end returns -1). */
+void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64_t time_nanos);
 void hs_growth_add(hs_growth *g, uint32_t bucket, uint32_t alloc_epoch, double weight);
 int hs_growth_end(hs_growth *g);
 
-/* Records held (at most HS_GROWTH_WINDOW), and the duration of the last walk as the
- * caller measured it (for the profile comment). */
+/* Points held at the GC horizon (at most HS_GROWTH_WINDOW), at horizon h, and the bytes
+ * all points hold (the memory bound above), and the duration of the last walk as the caller
+ * measured it (for the profile comment). */
 uint32_t hs_growth_records(const hs_growth *g);
+uint32_t hs_growth_points(const hs_growth *g, hs_growth_horizon h);
+size_t hs_growth_memory(const hs_growth *g);
 void hs_growth_note_walk(hs_growth *g, int64_t nanos, uint32_t entries);
 void hs_growth_last_walk(const hs_growth *g, int64_t *nanos, uint32_t *entries);
 
@@ -56,17 +95,30 @@ typedef int (*hs_growth_bucket_fn)(uint32_t bucket, double *size, double *scale,
 
 typedef struct {
     uint32_t bucket;
-    double first_bytes, last_bytes; /* in-use estimate at the window's ends */
+    hs_growth_horizon horizon;      /* where it was found */
+    double first_bytes, last_bytes; /* in-use estimate at the horizon's ends */
     double growth_bytes;            /* last - first */
     double growth_sigma;            /* its standard error */
-    double slope_bytes_per_gc;      /* least squares over every record of the window */
+    double slope_bytes_per_gc;      /* least squares over every point of the horizon */
+    double slope_bytes_per_second;  /* the same against the wall clock */
     uint32_t first_epoch, last_epoch;
+    int64_t first_nanos, last_nanos; /* wall clock of the two ends */
     uint32_t samples;               /* tracked live samples in the last record */
+    bool per_gc;                    /* the horizon's points are one per GC (not per marking
+                                     * or period): slope_bytes_per_gc is the telling slope */
 } hs_growth_site;
 
-/* The sites that grew by more than HS_GROWTH_SIGMAS standard errors over the window,
- * largest growth first; at most max. Needs two records. Returns how many. */
+/* The sites that grew by more than HS_GROWTH_SIGMAS standard errors at some horizon, each
+ * once (at the horizon where growth / sigma is largest), largest growth first; at most
+ * max. A horizon needs two points. Returns how many. */
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                         hs_growth_site *out, uint32_t max);
+/* The same at one horizon only. */
+uint32_t hs_growth_rank_horizon(const hs_growth *g, hs_growth_horizon h,
+                                hs_growth_bucket_fn bucket_info, void *ctx, hs_growth_site *out,
+                                uint32_t max);
+/* Is this bucket a suspect, and at which horizon (in *out, may be NULL)? */
+bool hs_growth_suspect(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
+                       uint32_t bucket, hs_growth_site *out);
 
 #endif

@@ -51,6 +51,8 @@ void hs_heap_usage_read(hs_heap_usage *hu, JNIEnv *jni, hs_heap_reading *out);
 
 /* "G1", "Parallel", "Serial", "Z", "Z (generational)", "Shenandoah", "Epsilon" or "unknown". */
 const char *hs_heap_usage_gc_name(const hs_heap_usage *hu);
+/* The collector as a kind (hs_gc_kind, below). */
+int hs_heap_usage_gc(const hs_heap_usage *hu);
 /* "vmstructs", "gcinfo" or "none". */
 const char *hs_heap_usage_source(const hs_heap_usage *hu);
 /* Calibrated offset of _used_at_last_gc in CollectedHeap, or -1 when not calibrated. */

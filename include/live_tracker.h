@@ -6,7 +6,11 @@
  * (no JNI is allowed in GC callbacks); that thread sweeps the dead refs out, and after
  * each sweep records the heap used after the GC (heap_usage.c) in a short history.
  * A dump reports an object as in-use only if it was allocated before the last GC and
- * survived it (Go's "as of the last GC" semantics). Each tracked sample also keeps its
+ * survived it (Go's "as of the last GC" semantics), and tells apart the samples a complete
+ * marking has judged (confirmed) from those promoted since (unjudged): liveness.h. The GC
+ * callback reads the collector's counters to learn of markings. Growth and suspects compare
+ * the confirmed figure now with what survived earlier (growth.h), so dead objects no
+ * marking has collected can hide growth but never fake it. Each tracked sample also keeps its
  * allocation time, in seconds since tracking started (the coarse monotonic clock, read
  * once per tracked sample), for the dump's ages in seconds. */
 #ifndef HS_LIVE_TRACKER_H
@@ -21,6 +25,7 @@
 #include "heap_usage.h"
 #include "live_age.h"
 #include "live_scale.h"
+#include "liveness.h"
 
 /* Growing sites a dump reports. */
 #define HS_SUSPECTS_MAX 5
@@ -43,6 +48,12 @@ typedef struct hs_live_view {
     /* per bucket (0..nbuckets): the live weight of tracked samples, and their age in
      * seconds at the collection, by GCs survived (live_age.h); malloc'd */
     hs_age_site *ages;
+    /* per bucket (0..nbuckets): the part of live_weight (and of ages) a complete marking
+     * judged (liveness.h); malloc'd */
+    double *confirmed_weight;
+    hs_age_site *confirmed_ages;
+    hs_liveness_state liveness;   /* the last complete marking */
+    int liveness_supported;       /* 0: this collector's markings cannot be told */
     uint32_t epoch;               /* objects allocated before this epoch were judged */
     hs_heap_reading heap;
     const char *gc_name;
@@ -57,6 +68,8 @@ typedef struct hs_live_view {
     hs_growth_site suspects[HS_SUSPECTS_MAX];
     uint32_t nsuspects;
     uint32_t growth_records;      /* GCs in the growth window */
+    uint32_t growth_points[HS_GROWTH_HORIZONS]; /* points held per horizon */
+    size_t growth_memory;         /* bytes those points hold */
     int64_t growth_walk_nanos;    /* the last per-GC walk of the table */
     uint32_t growth_walk_entries;
 } hs_live_view;
@@ -91,6 +104,17 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
                          hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
+/* Is this bucket a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
+ * (serialized with the sweeper). False when live tracking is off. */
+bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out);
+
+/* dump,gc=1: forces a collection (JVMTI ForceGarbageCollection, on the calling thread, which
+ * must be a Java thread outside any of the tracker's locks), records it as a complete
+ * marking of every sample allocated before the call (the call opens a GC epoch of its own
+ * first, so gc_age counts it as one more GC), and waits (at most wait_ms) for the
+ * sweeper to have swept it. 0, or -1 (logged) when tracking is off or the call failed. */
+int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms);
+
 /* Calls fn with the weak ref and bucket of every tracked object (G1 humongous objects,
  * tracked without references, excepted), serialized with the sweeper; fn may use JNI
  * (NewLocalRef) but must not delete the ref. 0, or -1 when live tracking is off. */
@@ -108,6 +132,8 @@ typedef struct {
     const char *gc_name;
     const char *heap_source;           /* "vmstructs", "gcinfo" or "none" */
     hs_live_history_entry last_gc;     /* heap after the last GC seen (valid == 0: none) */
+    hs_liveness_state liveness;        /* the last complete marking */
+    int liveness_supported;
 } hs_live_status_info;
 /* 0, or -1 when live tracking is off (out zeroed). */
 int hs_live_status(hs_agent *agent, hs_live_status_info *out);

@@ -37,6 +37,8 @@ typedef struct {
     int64_t object_size;                   /* numeric label "bytes"; 0 = no label */
     hs_sample_ages ages;                   /* numeric age labels */
     char *label_key;                       /* one string label (e.g. "thread"), NULL = none */
+    const char *liveness;                  /* string label "liveness" (a static string:
+                                            * liveness.h), NULL = none */
     char *label_value;
 } hs_sample;
 

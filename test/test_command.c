@@ -40,7 +40,7 @@ static void expect_error(const char *text, const char *expected) {
 }
 
 #define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH]" \
-                 "[,paths_out=PATH], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, " \
+                 "[,paths_out=PATH][,gc=1], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, " \
                  "status[,file=PATTERN], top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true], " \
                  "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH"
 
@@ -263,6 +263,20 @@ static void test_items(void) {
     CU_ASSERT_FALSE(hs_command_drop_item("interval=64k,log=info", "reply", tiny, sizeof tiny));
 }
 
+static void test_dump_gc(void) {
+    CU_ASSERT_FALSE(parse_ok("dump").gc);
+    CU_ASSERT_TRUE(parse_ok("dump,gc=1").gc);
+    CU_ASSERT_FALSE(parse_ok("dump,gc=0").gc);
+    hs_command d = parse_ok("dump,paths=2,gc=1,file=/tmp/z.pb.gz");
+    CU_ASSERT_TRUE(d.gc);
+    CU_ASSERT_EQUAL(d.paths, 2);
+    CU_ASSERT_STRING_EQUAL(d.options.file, "/tmp/z.pb.gz");
+    expect_error("dump,gc=yes", "bad command 'dump,gc=yes': gc=yes: accepted: gc=1 (force a full "
+                                "collection first) or gc=0" ACCEPTED);
+    expect_error("dump,gc=", "bad command 'dump,gc=': gc=: missing value" ACCEPTED);
+    expect_error("status,gc=1", "bad command 'status,gc=1': 'gc' cannot be given to status" ACCEPTED);
+}
+
 static void test_help_text(void) {
     char text[8192];
     size_t need = hs_command_help(text, sizeof text);
@@ -326,6 +340,7 @@ void register_tests(void) {
     CU_add_test(suite, "paths,n=,out=", test_paths_command);
     CU_add_test(suite, "a command word is not an option string", test_command_words);
     CU_add_test(suite, "finding and dropping an item", test_items);
+    CU_add_test(suite, "dump gc=1", test_dump_gc);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

@@ -22,7 +22,7 @@ static int bucket_info(uint32_t bucket, double *size, double *scale, void *ctx) 
 /* One GC: `stable` samples of bucket 2 allocated at epoch 0, `grown` samples of bucket 1
  * (per_gc per earlier GC), `tiny` samples of bucket 3. */
 static void record_gc(hs_growth *g, uint32_t epoch, uint32_t per_gc, uint32_t tiny) {
-    hs_growth_begin(g, epoch, (int64_t)epoch * 1000);
+    hs_growth_begin(g, epoch, epoch, (int64_t)epoch * 1000);
     for (uint32_t i = 0; i < 1000; i++) hs_growth_add(g, 2, 0, 1.0);
     for (uint32_t e = 0; e < epoch; e++)
         for (uint32_t i = 0; i < per_gc; i++) hs_growth_add(g, 1, e, 1.0);
@@ -66,7 +66,7 @@ static void test_window_slides(void) {
 static void test_ranking_order_and_max(void) {
     hs_growth *g = hs_growth_create();
     for (uint32_t epoch = 1; epoch <= 8; epoch++) {
-        hs_growth_begin(g, epoch, 0);
+        hs_growth_begin(g, epoch, epoch, 0);
         for (uint32_t b = 1; b <= 5; b++) /* bucket b grows by 10 * b samples per GC */
             for (uint32_t i = 0; i < 10 * b * epoch; i++) hs_growth_add(g, b, epoch - 1, 1.0);
         hs_growth_end(g);
@@ -106,7 +106,7 @@ static void test_error_bars_are_calibrated(void) {
                 sampled[n++] = (hs_random_next(&rng) >> 11) * 0x1.0p-53 < 1.0 / SCALE;
             }
             if (epoch > 3) oldest += EVICT;
-            hs_growth_begin(g, epoch, 0);
+            hs_growth_begin(g, epoch, epoch, 0);
             for (uint32_t i = oldest; i < n; i++)
                 if (sampled[i]) hs_growth_add(g, 1, born[i], 1.0);
             hs_growth_end(g);
@@ -131,6 +131,174 @@ static void test_error_bars_are_calibrated(void) {
     printf("\n    z mean %.3f, variance %.3f ", mean, var);
 }
 
+
+#define SECOND INT64_C(1000000000)
+
+/* A site that gains `per_record` samples per record, recorded every `step` seconds. */
+static void record_linear(hs_growth *g, uint32_t records, int64_t step, uint32_t per_record) {
+    for (uint32_t e = 1; e <= records; e++) {
+        hs_growth_begin(g, e, e, (int64_t)(e - 1) * step * SECOND);
+        for (uint32_t i = 0; i < per_record * e; i++) hs_growth_add(g, 1, i / per_record, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+}
+
+/* Points per horizon: one per record at the GC horizon, the last record of each minute at
+ * the minute horizon (the newest point is always the newest record). */
+static void test_horizon_points_are_period_aggregates(void) {
+    hs_growth *g = hs_growth_create();
+    record_linear(g, 200, 10, 2); /* t = 0 .. 1990 s: minutes 0 .. 33 */
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_GCS), HS_GROWTH_WINDOW);
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_MINUTES), HS_GROWTH_WINDOW);
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_HOURS), 1);
+    hs_growth_site s;
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank_horizon(g, HS_HORIZON_MINUTES, bucket_info, NULL, &s, 1), 1);
+    CU_ASSERT_EQUAL(s.horizon, HS_HORIZON_MINUTES);
+    CU_ASSERT_EQUAL(s.first_nanos, 1130 * SECOND); /* the last record of minute 18 */
+    CU_ASSERT_EQUAL(s.last_nanos, 1990 * SECOND);
+    CU_ASSERT_EQUAL(s.first_epoch, 114);
+    CU_ASSERT_EQUAL(s.last_epoch, 200);
+    CU_ASSERT_DOUBLE_EQUAL(s.growth_bytes, (200 - 114) * 2 * SCALE * SIZE, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(s.slope_bytes_per_second, 2 * SCALE * SIZE / 10, 1e-6);
+    CU_ASSERT_EQUAL(hs_growth_rank_horizon(g, HS_HORIZON_HOURS, bucket_info, NULL, &s, 1), 0);
+    /* Every site is ranked once, at its most significant horizon: the minutes here. */
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank(g, bucket_info, NULL, &s, 1), 1);
+    CU_ASSERT_EQUAL(s.horizon, HS_HORIZON_MINUTES);
+    hs_growth_destroy(g);
+}
+
+/* The marking horizon gets one point per marking: records between markings (same
+ * judged_before) replace the newest point. */
+static void test_marking_horizon_points_per_marking(void) {
+    hs_growth *g = hs_growth_create();
+    for (uint32_t e = 1; e <= 100; e++) {
+        uint32_t judged = e / 10 * 10; /* a marking every 10 GCs */
+        hs_growth_begin(g, e, judged, 0);
+        for (uint32_t i = 0; i < judged * 20; i++) hs_growth_add(g, 1, i / 20, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_MARKINGS), 11); /* judged 0, 10, ..., 100 */
+    CU_ASSERT_EQUAL(hs_growth_points(g, HS_HORIZON_GCS), HS_GROWTH_WINDOW);
+    hs_growth_site s;
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank_horizon(g, HS_HORIZON_MARKINGS, bucket_info, NULL, &s, 1), 1);
+    CU_ASSERT_EQUAL(s.first_epoch, 9);  /* the last record before the first marking */
+    CU_ASSERT_EQUAL(s.last_epoch, 100);
+    CU_ASSERT_DOUBLE_EQUAL(s.growth_bytes, 100 * 20 * SCALE * SIZE, 1e-6);
+    hs_growth_destroy(g);
+}
+
+/* Survivors at the first point, judged figures at the newest. Site 2 keeps 500 live samples
+ * and drops 30 a GC that no marking collects (promoted, then dead): its survivor count
+ * climbs until the marking at GC 16 judges only the 500. Site 1 leaks 20 a GC. Before the
+ * marking nothing is judged (no finding, however the survivors grow); at the marking the
+ * leak is found over the 16 GCs, and site 2 is not. */
+static void test_uncollected_dead_never_fake_growth(void) {
+    hs_growth *g = hs_growth_create();
+    hs_growth_site s[4];
+    for (uint32_t e = 1; e <= 16; e++) {
+        uint32_t judged = e == 16 ? 16 : 0; /* a full GC at 16 */
+        hs_growth_begin(g, e, judged, (int64_t)e * SECOND);
+        for (uint32_t i = 0; i < 500; i++) hs_growth_add(g, 2, 0, 1.0);
+        if (e < 16) /* the dead ones, until the marking collects them */
+            for (uint32_t i = 0; i < 30 * e; i++) hs_growth_add(g, 2, i / 30, 1.0);
+        for (uint32_t i = 0; i < 20 * e; i++) hs_growth_add(g, 1, i / 20, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+        if (e < 16) CU_ASSERT_EQUAL(hs_growth_rank(g, bucket_info, NULL, s, 4), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank(g, bucket_info, NULL, s, 4), 1);
+    CU_ASSERT_EQUAL(s[0].bucket, 1);
+    CU_ASSERT_EQUAL(s[0].horizon, HS_HORIZON_GCS);
+    CU_ASSERT_DOUBLE_EQUAL(s[0].growth_bytes, 15 * 20 * SCALE * SIZE, 1e-6);
+    CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 2, NULL));
+    hs_growth_destroy(g);
+}
+
+/* A point keeps at most HS_GROWTH_MAX_SITES sites; a site left out of the first point is
+ * taken at the largest weight left out, which can only understate its growth. */
+static void test_memory_bound_and_dropped_sites(void) {
+    enum { SITES = HS_GROWTH_MAX_SITES + 904 };
+    hs_growth *g = hs_growth_create();
+    for (uint32_t e = 1; e <= 40; e++) {
+        hs_growth_begin(g, e, e, (int64_t)e * 3600 * SECOND); /* one record an hour */
+        for (uint32_t b = 2; b < SITES + 2; b++) hs_growth_add(g, b, 0, (double)b);
+        for (uint32_t i = 0; i < e * 500; i++) hs_growth_add(g, 1, e - 1, 1.0); /* small at first */
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+    size_t bound = (size_t)HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 64;
+    printf("\n    %zu bytes held, bound %zu ", hs_growth_memory(g), bound);
+    CU_ASSERT_EQUAL(hs_growth_memory(g), bound); /* every point of every horizon is full */
+    hs_growth_site s;
+    CU_ASSERT_TRUE_FATAL(hs_growth_suspect(g, bucket_info, NULL, 1, &s));
+    CU_ASSERT_EQUAL(s.horizon, HS_HORIZON_GCS); /* GCs and hours hold the same points */
+    /* At the window's first point (epoch 25) site 1 had 12500 weight, more than any
+     * dropped site: it was kept, so its growth is exact. */
+    CU_ASSERT_DOUBLE_EQUAL(s.growth_bytes, 15 * 500 * SCALE * SIZE, 1e-6);
+    /* Site 2 (weight 2, always dropped) is never a suspect. */
+    CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 2, NULL));
+    hs_growth_destroy(g);
+
+    /* Dropped at the first point, kept at the last: growth from the dropped weight. */
+    g = hs_growth_create();
+    for (uint32_t e = 1; e <= 2; e++) {
+        hs_growth_begin(g, e, e, 0);
+        for (uint32_t b = 2; b < SITES + 2; b++) hs_growth_add(g, b, 0, 100.0 + b);
+        hs_growth_add(g, 1, 0, e == 1 ? 1.0 : 50000.0);
+        hs_growth_end(g);
+    }
+    CU_ASSERT_TRUE_FATAL(hs_growth_suspect(g, bucket_info, NULL, 1, &s));
+    double dropped_w = 100.0 + (SITES + 1 - HS_GROWTH_MAX_SITES); /* the heaviest left out */
+    CU_ASSERT_DOUBLE_EQUAL(s.first_bytes, dropped_w * SCALE * SIZE, 1e-6);
+    hs_growth_destroy(g);
+}
+
+/* Seeded simulation, one GC a second for 10 minutes, objects sampled with p = 1/SCALE:
+ * a steady FIFO cache of 10,000 objects replacing 200 a GC, and a slow leak of 2 objects a
+ * GC. The leak is found at the minute horizon (about 120 sampled over the window, z about
+ * 11) and not over the last 16 GCs (about 3, z under 2); the cache is never found. */
+static void test_slow_leak_found_at_minutes_cache_never(void) {
+    enum { SEEDS = 12, GCS = 600, CACHE = 10000, CHURN = 200, LEAK = 2 };
+    static uint32_t cache_born[CACHE];
+    static uint8_t cache_sampled[CACHE];
+    static uint32_t leak_born[GCS * LEAK];
+    int leak_minutes = 0, leak_gcs = 0, cache_found = 0;
+    for (int seed = 0; seed < SEEDS; seed++) {
+        uint64_t rng = 0x5eed0000u + (uint64_t)seed;
+        hs_growth *g = hs_growth_create();
+        uint32_t nleak = 0, next = 0;
+        for (uint32_t i = 0; i < CACHE; i++) {
+            cache_born[i] = 0;
+            cache_sampled[i] = (hs_random_next(&rng) >> 11) * 0x1.0p-53 < 1.0 / SCALE;
+        }
+        for (uint32_t e = 1; e <= GCS; e++) {
+            for (uint32_t i = 0; i < CHURN; i++, next = (next + 1) % CACHE) { /* evict + insert */
+                cache_born[next] = e - 1;
+                cache_sampled[next] = (hs_random_next(&rng) >> 11) * 0x1.0p-53 < 1.0 / SCALE;
+            }
+            for (uint32_t i = 0; i < LEAK; i++)
+                if ((hs_random_next(&rng) >> 11) * 0x1.0p-53 < 1.0 / SCALE) leak_born[nleak++] = e - 1;
+            hs_growth_begin(g, e, e, (int64_t)e * SECOND);
+            for (uint32_t i = 0; i < CACHE; i++)
+                if (cache_sampled[i]) hs_growth_add(g, 2, cache_born[i], 1.0);
+            for (uint32_t i = 0; i < nleak; i++) hs_growth_add(g, 1, leak_born[i], 1.0);
+            hs_growth_end(g);
+        }
+        hs_growth_site s;
+        leak_minutes += hs_growth_rank_horizon(g, HS_HORIZON_MINUTES, bucket_info, NULL, &s, 1) == 1 &&
+                        s.bucket == 1;
+        hs_growth_site all[4];
+        uint32_t n = hs_growth_rank_horizon(g, HS_HORIZON_GCS, bucket_info, NULL, all, 4);
+        for (uint32_t i = 0; i < n; i++) leak_gcs += all[i].bucket == 1;
+        cache_found += hs_growth_suspect(g, bucket_info, NULL, 2, NULL);
+        if (hs_growth_suspect(g, bucket_info, NULL, 1, &s)) CU_ASSERT_EQUAL(s.horizon, HS_HORIZON_MINUTES);
+        hs_growth_destroy(g);
+    }
+    printf("\n    leak found at minutes %d/%d, over 16 GCs %d/%d; cache %d/%d ", leak_minutes, SEEDS,
+           leak_gcs, SEEDS, cache_found, SEEDS);
+    CU_ASSERT_EQUAL(leak_minutes, SEEDS);
+    CU_ASSERT_EQUAL(leak_gcs, 0);
+    CU_ASSERT_EQUAL(cache_found, 0);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"linear growth found, stable and tiny sites not", test_linear_growth_found_stable_and_tiny_not},
@@ -138,6 +306,11 @@ void register_tests(void) {
         {"ranking order and max", test_ranking_order_and_max},
         {"one record ranks nothing", test_one_record_ranks_nothing},
         {"error bars are calibrated", test_error_bars_are_calibrated},
+        {"horizon points are period aggregates", test_horizon_points_are_period_aggregates},
+        {"memory bound and dropped sites", test_memory_bound_and_dropped_sites},
+        {"marking horizon: a point per marking", test_marking_horizon_points_per_marking},
+        {"uncollected dead objects never fake growth", test_uncollected_dead_never_fake_growth},
+        {"slow leak found at minutes, cache never", test_slow_leak_found_at_minutes_cache_never},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("growth", tests);

@@ -116,12 +116,18 @@ static void assert_matches(const hs_profile *p, const pd_profile *d) {
             if (got->location_ids[k] != (uint64_t)want->locations[k] + 1) samples_ok = 0;
         for (uint32_t k = 0; k < p->nsample_types; k++)
             if (got->values[k] != want->values[k]) samples_ok = 0;
-        size_t string_labels = want->label_key ? 1 : 0;
+        size_t live_label = want->liveness ? 1 : 0; /* the last label */
+        size_t string_labels = (want->label_key ? 1 : 0) + live_label;
         size_t nlabels = (want->object_size > 0) + (want->ages.gc_age > 0) +
                          (want->ages.age_seconds >= 0) + string_labels;
-        if (want->label_key && (got->nlabels < 1 ||
-                                !string_is(d, got->labels[got->nlabels - 1].key, want->label_key) ||
-                                !string_is(d, got->labels[got->nlabels - 1].str, want->label_value)))
+        size_t key_at = got->nlabels - 1 - live_label;
+        if (want->label_key && (got->nlabels < 1 + live_label ||
+                                !string_is(d, got->labels[key_at].key, want->label_key) ||
+                                !string_is(d, got->labels[key_at].str, want->label_value)))
+            samples_ok = 0;
+        if (want->liveness && (got->nlabels < 1 ||
+                               !string_is(d, got->labels[got->nlabels - 1].key, "liveness") ||
+                               !string_is(d, got->labels[got->nlabels - 1].str, want->liveness)))
             samples_ok = 0;
         if (got->nlabels != nlabels) {
             samples_ok = 0;
@@ -333,6 +339,31 @@ static void test_string_label_and_utf8_names(void) {
     CU_ASSERT(string_is(&d, d.samples[0].labels[1].key, "thread"));
     CU_ASSERT(string_is(&d, d.samples[0].labels[1].str, "worker-\xF0\x9F\x98\x80"));
     CU_ASSERT_EQUAL(d.samples[1].nlabels, 0);
+    pd_free_profile(&d);
+    hs_profile_free(p);
+}
+
+/* The liveness label (liveness.h) after the thread label; samples without it have none. */
+static void test_liveness_label(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_profile_add_sample_type(p, "inuse_space", "bytes");
+    uint32_t f = hs_profile_add_function(p, "m", "m", "M.java", 0);
+    uint32_t loc = hs_profile_add_location(p, f, 3);
+    hs_profile_add_sample(p, &loc, 1, (const int64_t[]){640}, 64);
+    hs_profile_add_sample(p, &loc, 1, (const int64_t[]){128}, 64);
+    hs_profile_add_sample(p, &loc, 1, (const int64_t[]){0}, 64);
+    CU_ASSERT_EQUAL(hs_profile_label_samples(p, 0, "thread", "main"), 0);
+    p->samples[0].liveness = "confirmed";
+    p->samples[1].liveness = "unjudged";
+    pd_profile d;
+    assert_round_trip(p, &d);
+    CU_ASSERT_EQUAL_FATAL(d.samples[0].nlabels, 3);
+    CU_ASSERT(string_is(&d, d.samples[0].labels[1].key, "thread"));
+    CU_ASSERT(string_is(&d, d.samples[0].labels[2].key, "liveness"));
+    CU_ASSERT(string_is(&d, d.samples[0].labels[2].str, "confirmed"));
+    CU_ASSERT(string_is(&d, d.samples[1].labels[2].str, "unjudged"));
+    CU_ASSERT_EQUAL(d.samples[2].nlabels, 2);
     pd_free_profile(&d);
     hs_profile_free(p);
 }
@@ -597,6 +628,7 @@ static CU_TestInfo pprof_tests[] = {
     {"heap profile round trip", test_round_trip_heap_profile},
     {"empty profile is valid", test_empty_profile_is_valid},
     {"string label and UTF-8 names", test_string_label_and_utf8_names},
+    {"liveness label", test_liveness_label},
     {"varint edge cases", test_varint_edge_cases},
     {"large profile round trip", test_large_profile_round_trip},
     {"refuses failed or inconsistent profiles", test_refuses_failed_or_inconsistent_profile},

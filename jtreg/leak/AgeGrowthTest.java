@@ -30,7 +30,7 @@ public class AgeGrowthTest {
      *  older than the churn (adds STEPS * 0.6 s to the run). */
     static final long STEP_PAUSE_MS = 600;
     static final Pattern SUSPECT = Pattern.compile(
-            "suspect: (\\S+):\\d+ \\((\\S+)\\) \\+([0-9.]+) MB over (\\d+) GCs \\(±([0-9.]+) MB\\)");
+            "suspect: (\\S+):\\d+ \\((\\S+)\\) \\+([0-9.]+) MB over (\\d+) GCs ±([0-9.]+) MB");
 
     public static void main(String[] args) throws Exception {
         // A young generation large enough that the program's System.gc() calls are the

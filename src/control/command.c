@@ -21,13 +21,14 @@ typedef struct {
 } command_row;
 
 static const command_row command_table[] = {
-    {"dump", HS_CMD_DUMP, {"file", "paths", "budget", "format", "out", "paths_out", NULL},
-     "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH]",
+    {"dump", HS_CMD_DUMP, {"file", "paths", "budget", "format", "out", "paths_out", "gc", NULL},
+     "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1]",
      "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
      "writes the reference chains from GC roots to the N largest in-use sites (-paths file), "
      "each pause of that walk within budget= (10ms-60s; default paths_budget=, 1s); "
      "format=pprof|html|collapsed|text for this dump (text: the report of top); out=/paths_out= "
-     "into existing files instead"},
+     "into existing files instead; gc=1 first forces a full collection (stops the application "
+     "like System.gc()) so that every in-use sample is judged"},
     {"start", HS_CMD_START, {"interval", "log", "rate", NULL},
      "start[,interval=SIZE][,log=LEVEL][,rate=N/s]",
      "turn sampling on again after stop, optionally at another interval or rate cap"},
@@ -48,7 +49,7 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH], "
+    "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1], "
     "start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, status[,file=PATTERN], "
     "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true], "
     "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH";
@@ -186,6 +187,17 @@ static int parse_stack(const char *value, hs_command *cmd, char *why, size_t why
     return 0;
 }
 
+/* gc=1 (dump): a full collection first, so every in-use sample is judged (liveness.h). */
+static int parse_gc(const char *value, hs_command *cmd, char *why, size_t whylen) {
+    if ((value[0] == '0' || value[0] == '1') && value[1] == '\0') {
+        cmd->gc = value[0] == '1';
+        return 0;
+    }
+    snprintf(why, whylen, "gc=%.32s: accepted: gc=1 (force a full collection first) or gc=0",
+             value);
+    return -1;
+}
+
 static int parse_format(const char *value, hs_command *cmd, char *why, size_t whylen) {
     static const char *const names[] = {"pprof", "collapsed", "html", "text"};
     int i = choose(value, names, COUNT_OF(names));
@@ -229,7 +241,7 @@ static const command_item command_items[] = {
     {"paths", parse_paths}, {"n", parse_n},         {"width", parse_width},
     {"by", parse_by},       {"stack", parse_stack}, {"format", parse_format},
     {"reply", parse_reply}, {"out", parse_out},     {"paths_out", parse_paths_out},
-    {"budget", parse_budget},
+    {"budget", parse_budget}, {"gc", parse_gc},
 };
 
 static const command_item *find_item(const char *key, size_t len) {

@@ -73,6 +73,14 @@ static void status_live(hs_agent *agent, lines *out) {
     line(out, "live: %u objects tracked of %u (1 in %llu samples tracked), %u G1 humongous "
               "objects tracked by identity\n",
          live.tracked, live.capacity, 1ULL << live.level, live.humongous_tracked);
+    const hs_liveness_state *l = &live.liveness;
+    if (!live.liveness_supported && l->markings == 0)
+        line(out, "liveness: %s markings cannot be told: in-use samples are unjudged (dump,gc=1 "
+                  "judges them)\n", live.gc_name ? live.gc_name : "this collector's");
+    else
+        line(out, "liveness: %u complete markings seen, the last %s at GC epoch %u: samples "
+                  "allocated before GC epoch %u are confirmed, later ones unjudged\n",
+             l->markings, hs_marking_kind_name(l->last_kind), l->last_epoch, l->judged_before);
     const hs_live_history_entry *gc = &live.last_gc;
     if (!gc->valid) {
         line(out, "heap: no figure yet (gc %s, source %s)\n", live.gc_name ? live.gc_name : "unknown",
@@ -268,6 +276,9 @@ static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
     return rc == 0 ? JNI_OK : JNI_ERR;
 }
 
+/* How long dump,gc=1 waits for the sweeper to have swept the forced collection. */
+#define FORCED_GC_SWEEP_WAIT_MS 5000
+
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     dump_encoding enc = {.agent = agent, .format = cmd->format, .metric = agent->opts.collapsed};
     hs_dump_request req = {.path = cmd->has_file ? cmd->options.file : NULL, .fd = -1,
@@ -276,6 +287,8 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer
         req.encode = encode_dump;
         req.ctx = &enc;
     }
+    if (cmd->gc && hs_live_force_collection(agent, jni, FORCED_GC_SWEEP_WAIT_MS) != 0)
+        return JNI_ERR; /* it said why */
     if (cmd->out[0] && (req.fd = open_out("out", cmd->out)) < 0) return JNI_ERR;
     char path[HS_PATH_MAX];
     if (hs_dumps_write_request(agent, jni, &req, path, sizeof path) != 0)

@@ -858,6 +858,8 @@ const char *hs_heap_usage_gc_name(const hs_heap_usage *hu) {
     return hs_gc_kind_name(hu != NULL ? hu->gc : HS_GC_UNKNOWN);
 }
 
+int hs_heap_usage_gc(const hs_heap_usage *hu) { return hu != NULL ? (int)hu->gc : HS_GC_UNKNOWN; }
+
 const char *hs_heap_usage_source(const hs_heap_usage *hu) {
     return source_name(hu != NULL ? hu->source : HS_HEAP_NONE);
 }

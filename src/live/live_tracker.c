@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "faults.h"
+#include "gc_counters.h"
 #include "growth.h"
 #include "humongous.h"
 #include "live_age.h"
@@ -43,6 +44,9 @@ typedef struct hs_live_tracker {
     bool low_valid;
     hs_growth *growth;      /* per-GC in-use per site (growth.h), under sweep_lock */
     int64_t clock_origin;   /* hs_throttle_clock_nanos() when tracking started */
+    hs_gc_counters counters; /* CollectedHeap's collection counts, read in the GC callback */
+    hs_liveness liveness;    /* which samples a complete marking judged (liveness.h) */
+    uint32_t markings_logged; /* sweeper: markings already logged */
 } hs_live_tracker;
 
 /* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
@@ -57,6 +61,7 @@ static _Thread_local bool busy_here;
 typedef struct {
     double weight;  /* live weight, JVM samples */
     double seconds; /* sum of weight x age in seconds at the peak's sweep */
+    double confirmed, confirmed_seconds; /* the same over samples a marking had judged */
 } peak_site;
 
 static struct {
@@ -65,6 +70,7 @@ static struct {
     uint32_t epoch;
     uint64_t used;
     int64_t nanos;
+    hs_liveness_state liveness; /* the last complete marking at the peak */
 } peak;
 
 /* Raw monitor helpers: a failure here is logged once; the sweeper then just stops. */
@@ -130,13 +136,31 @@ void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv 
 
 /* --- GC events and the sweeper ---------------------------------------------------------- */
 
+/* GC callback: did this collection complete a marking? Plain loads only, no I/O. */
+static void note_marking(hs_live_tracker *t, uint32_t epoch) {
+    uint32_t total, full;
+    if (hs_gc_counters_read(&t->counters, &total, &full))
+        hs_liveness_on_gc(&t->liveness, epoch, total, full);
+}
+
+/* Sweeper: one debug line per complete marking seen since the last sweep. */
+static void log_new_markings(hs_live_tracker *t) {
+    hs_liveness_state s;
+    hs_liveness_read(&t->liveness, &s);
+    if (s.markings == t->markings_logged) return;
+    t->markings_logged = s.markings;
+    hs_debug("complete marking at GC %u (%s): samples born before GC epoch %u are confirmed",
+             s.last_epoch, hs_marking_kind_name(s.last_kind), s.judged_before);
+}
+
 void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti) {
     hs_agent *agent = hs_agent_get();
-    atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release);
+    uint32_t epoch = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release) + 1;
     /* Counted in flight like a sampling callback, so a teardown that cleared agent->live
      * waits for us before it frees the tracker we may have read. */
     atomic_int *in_flight = hs_agent_enter(agent);
     hs_live_tracker *t = atomic_load(&agent->live);
+    if (t) note_marking(t, epoch);
     /* Raw monitors are among the few things a GC callback may use. */
     if (t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") == 0) {
         monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
@@ -183,18 +207,27 @@ typedef struct {
 
 static void add_survivor(const hs_live_entry *entry, void *ctx) {
     growth_walk *w = ctx;
-    if (entry->epoch >= w->epoch) return; /* born after the GC: not judged yet */
+    if (entry->epoch >= w->epoch) return; /* born after the GC */
     hs_growth_add(w->growth, entry->bucket, entry->epoch,
                   (double)entry->weight_fp / (double)HS_WEIGHT_ONE);
     w->entries++;
 }
 
-/* After a GC's sweep: one more walk of the table records what survived it per site
- * (growth.h); the walk's time goes into the profile's comments. */
+/* The epoch before which samples count for growth: those a marking judged, or, when the
+ * collector's markings cannot be told, every survivor of the last GC. */
+static uint32_t growth_boundary(const hs_live_tracker *t, uint32_t epoch) {
+    if (!hs_liveness_supported(&t->liveness)) return epoch;
+    hs_liveness_state s;
+    hs_liveness_read(&t->liveness, &s);
+    return s.judged_before < epoch ? s.judged_before : epoch;
+}
+
+/* After a GC's sweep: one more walk of the table records what survived it per site, and
+ * what of that a marking judged (growth.h); the walk's time goes into the comments. */
 static void record_growth(hs_live_tracker *t, uint32_t epoch) {
     growth_walk w = {t->growth, epoch, 0};
     int64_t start = hs_monotonic_nanos();
-    hs_growth_begin(t->growth, epoch, hs_wall_nanos());
+    hs_growth_begin(t->growth, epoch, growth_boundary(t, epoch), hs_wall_nanos());
     hs_live_table_each(t->table, add_survivor, &w);
     if (hs_growth_end(t->growth) != 0) hs_debug("growth record of GC %u dropped (no memory)", epoch);
     hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
@@ -207,6 +240,7 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
     if (t->humongous) hs_humongous_maintain(t->humongous);
+    log_new_markings(t);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
         if (t->growth) record_growth(t, epoch);
@@ -306,6 +340,30 @@ static hs_humongous *create_humongous(hs_agent *agent, hs_heap_usage *heap, uint
     return hs_humongous_create(threshold, HUMONGOUS_CAPACITY, hs_random_mix64(seed + 1));
 }
 
+/* Which collections complete a marking, for this collector (liveness.h). */
+static hs_liveness_mode liveness_mode(const hs_heap_usage *heap) {
+    switch ((hs_gc_kind)hs_heap_usage_gc(heap)) {
+    case HS_GC_G1: return HS_LIVENESS_G1;
+    case HS_GC_PARALLEL:
+    case HS_GC_SERIAL: return HS_LIVENESS_FULL_ONLY;
+    default: return HS_LIVENESS_UNSUPPORTED;
+    }
+}
+
+static void start_liveness(hs_live_tracker *t, jvmtiEnv *jvmti) {
+    hs_gc_counters_find(&t->counters, jvmti);
+    uint32_t total = 0, full = 0;
+    bool ok = hs_gc_counters_read(&t->counters, &total, &full);
+    hs_liveness_mode mode = liveness_mode(t->heap);
+    hs_liveness_init(&t->liveness, mode, ok, total, full);
+    if (!ok) hs_info("liveness: collection counters not found (%s): in-use samples stay unjudged",
+                     t->counters.why);
+    else if (mode == HS_LIVENESS_UNSUPPORTED)
+        hs_info("liveness: the %s collector's complete markings cannot be told: in-use samples "
+                "stay unjudged unless dump,gc=1 forces a collection",
+                hs_heap_usage_gc_name(t->heap));
+}
+
 static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_live_tracker *t = calloc(1, sizeof *t);
     if (!t) return NULL;
@@ -316,6 +374,7 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
     t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
     t->humongous = create_humongous(agent, t->heap, seed);
     t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
+    start_liveness(t, jvmti);
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {
@@ -364,10 +423,13 @@ typedef struct {
     JNIEnv *jni;
     double *live_weight;
     hs_age_site *ages;
-    peak_site *peak;  /* instead of the two above, for the peak */
+    double *confirmed_weight;
+    hs_age_site *confirmed_ages;
+    peak_site *peak;  /* instead of the four above, for the peak */
     uint32_t nbuckets;
     uint32_t epoch;
     uint32_t seconds; /* seconds_now() at the collection */
+    hs_liveness_state liveness;
 } collect_context;
 
 /* Counts an entry allocated before the last GC whose object has not been collected. */
@@ -377,13 +439,22 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
     double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
     uint32_t age_seconds = hs_age_seconds(entry->seconds, c->seconds);
+    bool confirmed = hs_liveness_confirmed(&c->liveness, entry->epoch);
     if (c->peak) { /* no GC ages: the peak keeps one mean age per site */
-        c->peak[entry->bucket].weight += weight;
-        c->peak[entry->bucket].seconds += weight * age_seconds;
+        peak_site *p = &c->peak[entry->bucket];
+        p->weight += weight;
+        p->seconds += weight * age_seconds;
+        if (confirmed) {
+            p->confirmed += weight;
+            p->confirmed_seconds += weight * age_seconds;
+        }
         return;
     }
     c->live_weight[entry->bucket] += weight;
     hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
+    if (!confirmed) return;
+    c->confirmed_weight[entry->bucket] += weight;
+    hs_age_site_add(&c->confirmed_ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
 }
 
 static void copy_history(const hs_live_tracker *t, hs_live_view *view) {
@@ -413,7 +484,11 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
         view->live_weight[i] = peak.site[i].weight;
         view->ages[i].unsplit_weight = peak.site[i].weight;
         view->ages[i].unsplit_seconds = peak.site[i].seconds;
+        view->confirmed_weight[i] = peak.site[i].confirmed;
+        view->confirmed_ages[i].unsplit_weight = peak.site[i].confirmed;
+        view->confirmed_ages[i].unsplit_seconds = peak.site[i].confirmed_seconds;
     }
+    view->liveness = peak.liveness;
     view->epoch = peak.epoch;
     view->peak_nanos = peak.nanos;
     view->heap = (hs_heap_reading){.valid = 1, .used_bytes = peak.used,
@@ -426,9 +501,13 @@ static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_liv
                         hs_live_view *view) {
     view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
     collect_context ctx = {.jni = jni, .live_weight = view->live_weight, .ages = view->ages,
-                           .nbuckets = view->nbuckets, .epoch = view->epoch,
-                           .seconds = seconds_now(t)};
+                           .confirmed_weight = view->confirmed_weight,
+                           .confirmed_ages = view->confirmed_ages, .nbuckets = view->nbuckets,
+                           .epoch = view->epoch, .seconds = seconds_now(t),
+                           .liveness = view->liveness};
     hs_live_table_each(t->table, add_if_live, &ctx);
+    /* G1 humongous objects: found in the heap at this dump, which no marking may have
+     * judged: they count as unjudged. */
     if (t->humongous)
         view->humongous_known = hs_humongous_collect(t->humongous, agent->jvmti, jni,
                                                      agent->samples, view->epoch,
@@ -445,7 +524,13 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
     view->ages = calloc((size_t)nbuckets + 1, sizeof *view->ages);
-    if (!t || !jni || !view->live_weight || !view->ages) return -1;
+    view->confirmed_weight = calloc((size_t)nbuckets + 1, sizeof *view->confirmed_weight);
+    view->confirmed_ages = calloc((size_t)nbuckets + 1, sizeof *view->confirmed_ages);
+    if (!t || !jni || !view->live_weight || !view->ages || !view->confirmed_weight ||
+        !view->confirmed_ages)
+        return -1;
+    hs_liveness_read(&t->liveness, &view->liveness);
+    view->liveness_supported = hs_liveness_supported(&t->liveness);
     view->nbuckets = nbuckets;
     bool was_busy = busy_here;
     busy_here = true;
@@ -462,6 +547,9 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
         view->nsuspects = hs_growth_rank(t->growth, hs_suspect_bucket_info, agent,
                                          view->suspects, HS_SUSPECTS_MAX);
         view->growth_records = hs_growth_records(t->growth);
+        for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
+            view->growth_points[h] = hs_growth_points(t->growth, (hs_growth_horizon)h);
+        view->growth_memory = hs_growth_memory(t->growth);
         hs_growth_last_walk(t->growth, &view->growth_walk_nanos, &view->growth_walk_entries);
     }
     hs_live_stats stats;
@@ -497,7 +585,9 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
     memset(sites, 0, bytes);
     collect_context ctx = {.jni = jni, .peak = sites, .nbuckets = nbuckets, .epoch = epoch,
                            .seconds = seconds_now(t)};
+    hs_liveness_read(&t->liveness, &ctx.liveness);
     hs_live_table_each(t->table, add_if_live, &ctx);
+    peak.liveness = ctx.liveness;
     peak.site = sites;
     peak.nbuckets = nbuckets;
     peak.epoch = epoch;
@@ -537,8 +627,61 @@ bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
 void hs_live_view_free(hs_live_view *view) {
     free(view->live_weight);
     free(view->ages);
+    free(view->confirmed_weight);
+    free(view->confirmed_ages);
     view->live_weight = NULL;
     view->ages = NULL;
+    view->confirmed_weight = NULL;
+    view->confirmed_ages = NULL;
+}
+
+bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out) {
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    if (!t || !t->growth || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
+        return false;
+    bool found = hs_growth_suspect(t->growth, hs_suspect_bucket_info, agent, bucket, out);
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return found;
+}
+
+/* The GC epoch the sweeper last recorded (under the sweep lock); UINT32_MAX on failure. */
+static uint32_t swept_epoch(hs_live_tracker *t, jvmtiEnv *jvmti) {
+    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return UINT32_MAX;
+    uint32_t epoch = t->history_epoch;
+    monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
+    return epoch;
+}
+
+int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms) {
+    (void)jni;
+    hs_live_tracker *t = atomic_load(&agent->live);
+    jvmtiEnv *jvmti = agent->jvmti;
+    if (!t) {
+        hs_error("gc=1: live tracking is off: no collection forced");
+        return -1;
+    }
+    /* A GC epoch of its own marks the start: every sample born before it was allocated
+     * before the collection started (samples born since the last GC would otherwise share
+     * their epoch with those allocated while it runs). gc_age counts it as one GC more. */
+    uint32_t before = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_acq_rel) + 1;
+    int64_t start = hs_monotonic_nanos();
+    jvmtiError err = (*jvmti)->ForceGarbageCollection(jvmti);
+    if (err != JVMTI_ERROR_NONE) {
+        hs_error("gc=1: ForceGarbageCollection failed (JVMTI error %d)", err);
+        return -1;
+    }
+    uint32_t after = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    hs_liveness_forced(&t->liveness, before, after);
+    for (int waited = 0; waited < wait_ms; waited += 10) {
+        uint32_t swept = swept_epoch(t, jvmti);
+        if (swept == UINT32_MAX || (int32_t)(swept - after) >= 0) break;
+        struct timespec ten_ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ten_ms, NULL);
+    }
+    hs_info("gc=1: forced a full collection (GC epochs %u to %u, %.0f ms with the sweep)", before,
+            after, (double)(hs_monotonic_nanos() - start) / 1e6);
+    return 0;
 }
 
 typedef struct {
@@ -591,6 +734,8 @@ int hs_live_status(hs_agent *agent, hs_live_status_info *out) {
     out->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     out->gc_name = hs_heap_usage_gc_name(t->heap);
     out->heap_source = hs_heap_usage_source(t->heap);
+    hs_liveness_read(&t->liveness, &out->liveness);
+    out->liveness_supported = hs_liveness_supported(&t->liveness);
     jvmtiEnv *jvmti = agent->jvmti;
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
     if (t->history_count > 0)

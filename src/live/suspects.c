@@ -83,19 +83,32 @@ static void megabytes(double bytes, char *out, size_t len) {
     snprintf(out, len, fabs(mb) >= 100 ? "%.0f MB" : fabs(mb) >= 10 ? "%.1f MB" : "%.2f MB", mb);
 }
 
+void hs_suspect_span(const hs_growth_site *s, char *out, size_t len) {
+    double seconds = (double)(s->last_nanos - s->first_nanos) / 1e9;
+    if (s->horizon == HS_HORIZON_GCS || s->horizon == HS_HORIZON_MARKINGS)
+        snprintf(out, len, "%u GCs", s->last_epoch - s->first_epoch);
+    else if (seconds < 120) snprintf(out, len, "%.0f s", seconds);
+    else if (seconds < 7200) snprintf(out, len, "%.0f min", seconds / 60);
+    else snprintf(out, len, "%.1f h", seconds / 3600);
+}
+
 void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *age_weight,
                        char *out, size_t len) {
-    char name[512], growth[32], sigma[32], slope[32], old[48] = "";
+    char name[512], growth[32], sigma[32], slope[32], span[32], old[48] = "";
     site_name(agent, s->bucket, name, sizeof name);
     megabytes(s->growth_bytes, growth, sizeof growth);
     megabytes(s->growth_sigma, sigma, sizeof sigma);
-    megabytes(s->slope_bytes_per_gc, slope, sizeof slope);
+    bool per_gc = s->per_gc;
+    double slope_bytes = per_gc ? s->slope_bytes_per_gc : s->slope_bytes_per_second * 60;
+    megabytes(slope_bytes, slope, sizeof slope);
+    hs_suspect_span(s, span, sizeof span);
     if (age_weight)
         snprintf(old, sizeof old, ", %.0f %% older than %d GCs",
                  100 * hs_age_share_at_least(age_weight, OLD_AGE), OLD_AGE);
-    snprintf(out, len, "%s +%s over %u GCs (±%s), slope %s%s/GC%s, %u samples", name, growth,
-             s->last_epoch - s->first_epoch, sigma, s->slope_bytes_per_gc >= 0 ? "+" : "", slope,
-             old, s->samples);
+    snprintf(out, len, "%s +%s over %s ±%s (horizon: %s, %.0f s), slope %s%s/%s%s, %u samples",
+             name, growth, span, sigma, hs_growth_horizon_name(s->horizon),
+             (double)(s->last_nanos - s->first_nanos) / 1e9, slope_bytes >= 0 ? "+" : "", slope,
+             per_gc ? "GC" : "min", old, s->samples);
 }
 
 void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view,
@@ -103,10 +116,19 @@ void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view
     if (p)
         hs_profile_add_comment(
             p,
-            "growth: %u GCs recorded; per-GC walk of the live table %.3f ms for %u live "
-            "samples; suspects are sites whose in-use estimate grew by more than %.0f standard "
-            "errors over the window (± is one standard error, MB is 10^6 bytes)",
-            view->growth_records, (double)view->growth_walk_nanos / 1e6, view->growth_walk_entries,
+            "growth: %s in-use figure now against what survived at the start of each horizon "
+            "(dead objects not yet collected can hide growth, never fake it): %u points of the "
+            "last %d GCs, %u of the last %d complete markings, %u of the last %d minutes, %u of "
+            "the last %d hours (%zu bytes held, at most %d sites a point); per-GC walk of the "
+            "live table %.3f ms for %u surviving samples; suspects are sites whose estimate grew "
+            "by more than %.0f standard errors at some horizon, named at the one where that is "
+            "most significant (± is one standard error, MB is 10^6 bytes)",
+            view->liveness_supported ? "the confirmed" : "every survivor's (markings cannot be told)",
+            view->growth_points[HS_HORIZON_GCS], HS_GROWTH_WINDOW,
+            view->growth_points[HS_HORIZON_MARKINGS], HS_GROWTH_WINDOW,
+            view->growth_points[HS_HORIZON_MINUTES], HS_GROWTH_WINDOW,
+            view->growth_points[HS_HORIZON_HOURS], HS_GROWTH_WINDOW, view->growth_memory,
+            HS_GROWTH_MAX_SITES, (double)view->growth_walk_nanos / 1e6, view->growth_walk_entries,
             HS_GROWTH_SIGMAS);
     for (uint32_t i = 0; i < view->nsuspects; i++) {
         const hs_growth_site *s = &view->suspects[i];

@@ -70,6 +70,7 @@ enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 #define JVM_MAPPING_NAME "[jvm]"
 #define OBJECT_SIZE_LABEL "bytes" /* Go's heap profiles use this key, in bytes */
 #define GC_AGE_LABEL "gc_age"      /* GCs survived (live_age.h); no unit */
+#define LIVENESS_LABEL "liveness" /* confirmed|unjudged (liveness.h) */
 #define AGE_SECONDS_LABEL "age_seconds" /* mean age in seconds (live_age.h) */
 #define SECONDS_UNIT "seconds"
 
@@ -267,6 +268,10 @@ static int intern_all_strings(encoder *e) {
             str_index(e, p->samples[i].label_key);
             str_index(e, p->samples[i].label_value);
         }
+        if (p->samples[i].liveness) {
+            str_index(e, LIVENESS_LABEL);
+            str_index(e, p->samples[i].liveness);
+        }
     }
     for (uint32_t i = 0; i < p->nsamples; i++) {
         if (p->samples[i].ages.gc_age > 0) str_index(e, GC_AGE_LABEL);
@@ -306,6 +311,14 @@ static void write_num_label(encoder *e, const char *key, int64_t num, const char
     end_len_field(&e->out, label);
 }
 
+/* A string label key=value. */
+static void write_str_label(encoder *e, const char *key, const char *value) {
+    size_t label = begin_len_field(&e->out, SAMPLE_LABEL);
+    put_uint_field(&e->out, LABEL_KEY, str_index(e, key));
+    put_uint_field(&e->out, LABEL_STR, str_index(e, value));
+    end_len_field(&e->out, label);
+}
+
 static void write_sample(encoder *e, const hs_sample *s) {
     buffer *b = &e->out;
     size_t start = begin_len_field(b, PROFILE_SAMPLE);
@@ -323,12 +336,8 @@ static void write_sample(encoder *e, const hs_sample *s) {
     if (s->ages.gc_age > 0) write_num_label(e, GC_AGE_LABEL, s->ages.gc_age, NULL);
     if (s->ages.age_seconds >= 0)
         write_num_label(e, AGE_SECONDS_LABEL, s->ages.age_seconds, SECONDS_UNIT);
-    if (s->label_key) {
-        size_t label = begin_len_field(b, SAMPLE_LABEL);
-        put_uint_field(b, LABEL_KEY, str_index(e, s->label_key));
-        put_uint_field(b, LABEL_STR, str_index(e, s->label_value));
-        end_len_field(b, label);
-    }
+    if (s->label_key) write_str_label(e, s->label_key, s->label_value);
+    if (s->liveness) write_str_label(e, LIVENESS_LABEL, s->liveness);
     end_len_field(b, start);
 }
 

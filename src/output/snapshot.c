@@ -18,6 +18,7 @@
 #include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
+#include "liveness.h"
 #include "overflow.h"
 #include "ptr_map.h"
 #include "sample_table.h"
@@ -47,6 +48,9 @@ typedef struct {
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
     hs_age_site *ages;              /* per bucket (live_age.h), NULL without live tracking */
+    /* per bucket: live weight, the part of it (and of ages) a marking judged (liveness.h) */
+    double *live_weight, *confirmed_weight;
+    hs_age_site *confirmed_ages;
     double rate_scale;              /* rate cap: offered / weights handed out (throttle.h) */
 } builder;
 
@@ -153,6 +157,40 @@ static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summa
     return 0;
 }
 
+/* Labels liveness=value the samples first.. that carry in-use values. */
+static void label_liveness(hs_profile *p, uint32_t first, const char *value) {
+    for (uint32_t i = first; i < p->nsamples; i++)
+        if (p->samples[i].values[HS_VALUE_INUSE_OBJECTS] || p->samples[i].values[HS_VALUE_INUSE_SPACE])
+            p->samples[i].liveness = value;
+}
+
+static bool any_value(const int64_t v[4]) { return v[0] || v[1] || v[2] || v[3]; }
+
+/* A site's values as its confirmed and its unjudged part (liveness.h), each split by age
+ * (live_age.h) and its in-use samples labelled liveness=. */
+static void add_split_site(builder *b, uint32_t index, uint32_t depth, const int64_t *values,
+                           int64_t object_size) {
+    double all = b->live_weight[index], confirmed = b->confirmed_weight[index];
+    int64_t part_c[HS_PROFILE_MAX_VALUES] = {0}, part_u[HS_PROFILE_MAX_VALUES] = {0};
+    hs_liveness_split(values, confirmed, all > confirmed ? all - confirmed : 0, part_c, part_u);
+    hs_age_site unjudged = b->ages[index];
+    const hs_age_site *c = &b->confirmed_ages[index];
+    for (unsigned i = 0; i < HS_AGE_BUCKETS; i++) {
+        unjudged.weight[i] = fmax(unjudged.weight[i] - c->weight[i], 0);
+        unjudged.seconds[i] = fmax(unjudged.seconds[i] - c->seconds[i], 0);
+    }
+    unjudged.unsplit_weight = fmax(unjudged.unsplit_weight - c->unsplit_weight, 0);
+    unjudged.unsplit_seconds = fmax(unjudged.unsplit_seconds - c->unsplit_seconds, 0);
+    uint32_t n = b->profile->nsample_types, first = b->profile->nsamples;
+    if (any_value(part_c))
+        hs_age_add_site(b->profile, b->locations, depth, part_c, n, object_size, c);
+    label_liveness(b->profile, first, HS_LIVENESS_CONFIRMED);
+    first = b->profile->nsamples;
+    if (any_value(part_u))
+        hs_age_add_site(b->profile, b->locations, depth, part_u, n, object_size, &unjudged);
+    label_liveness(b->profile, first, HS_LIVENESS_UNJUDGED);
+}
+
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
@@ -172,9 +210,11 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     uint32_t depth = bucket_locations(b, &bucket.key, &truncated);
     if (depth == 0) return;
     uint32_t first = b->profile->nsamples; /* the age split may add several samples */
-    hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
-                    (int64_t)bucket.key.size,
-                    b->ages ? &b->ages[index] : NULL);
+    if (b->confirmed_weight)
+        add_split_site(b, index, depth, values, (int64_t)bucket.key.size);
+    else
+        hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
+                        (int64_t)bucket.key.size, b->ages ? &b->ages[index] : NULL);
     if (bucket.key.thread_id) {
         const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
         hs_profile_label_samples(b->profile, first, "thread",
@@ -314,9 +354,44 @@ static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *vie
     return est;
 }
 
+/* Unbiased live bytes of the samples a marking judged (before any scaling). */
+static double confirmed_bytes(const hs_live_view *view, const hs_live_estimate *est) {
+    double bytes = 0;
+    for (uint32_t i = 1; i <= view->nbuckets; i++)
+        if (view->live_weight[i] > 0)
+            bytes += est[i].bytes * fmin(view->confirmed_weight[i] / view->live_weight[i], 1);
+    return bytes;
+}
+
+/* Which GC each part of the in-use view comes from (liveness.h). */
+static void add_liveness_comment(hs_profile *p, const hs_live_view *view,
+                                 const hs_live_scale_summary *sum, double confirmed) {
+    const hs_liveness_state *l = &view->liveness;
+    char when[40] = "";
+    if (l->markings > 0)
+        snprintf(when, sizeof when, ": %s, at GC epoch %u", hs_marking_kind_name(l->last_kind),
+                 l->last_epoch);
+    hs_profile_add_comment(
+        p,
+        "liveness: in-use samples carry the label liveness=confirmed (allocated before GC "
+        "epoch %u and survived the last complete marking%s, %u markings seen: live as of that "
+        "marking; a G1 marking also counts what was allocated while it ran) or "
+        "liveness=unjudged (allocated since: the young collections found them live, no "
+        "marking has judged them, promoted ones may be dead); unbiased estimate "
+        "before scaling: %.0f bytes confirmed, %.0f unjudged; growth and suspects compare the "
+        "confirmed figure now with what survived earlier%s",
+        l->judged_before, l->markings ? when : " (none yet)", l->markings, confirmed,
+        fmax(sum->raw_bytes - confirmed, 0),
+        view->liveness_supported
+            ? ""
+            : "; but this collector's complete markings cannot be told (only G1, Parallel and "
+              "Serial move the counters read): growth and suspects use every in-use sample, "
+              "dead promoted objects included; dump,gc=1 forces a collection that judges them");
+}
+
 static void add_live_comments(hs_profile *p, const hs_live_view *view,
                               const hs_live_scale_summary *sum, hs_live_scale mode,
-                              uint64_t untracked) {
+                              uint64_t untracked, double confirmed) {
     hs_profile_add_comment(p, "gc: %s; heap used after last GC: %s%llu bytes (source %s)",
                            view->gc_name ? view->gc_name : "unknown",
                            view->heap.valid ? "" : "unknown, ",
@@ -353,6 +428,7 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                                "a heap walk at this dump%s",
                                view->humongous_tracked,
                                view->humongous_known ? "" : " (failed: their liveness is unknown)");
+    add_liveness_comment(p, view, sum, confirmed);
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
         char when[40];
@@ -400,7 +476,7 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
-                      atomic_load(&agent->counters.live_untracked));
+                      atomic_load(&agent->counters.live_untracked), confirmed_bytes(&view, est));
     hs_age_add_comment(b->profile);
     /* Growing sites: in the comments of every profile; as log lines at log=info, and at
      * the default level when the program ran out of heap (the OOM profile), but not again
@@ -415,8 +491,13 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
         out->nsuspects = view.nsuspects;
         memcpy(out->suspects, view.suspects, sizeof out->suspects);
     }
-    b->ages = view.ages; /* kept for add_bucket's split by age */
+    b->ages = view.ages; /* kept for add_bucket's split by liveness and age */
+    b->live_weight = view.live_weight;
+    b->confirmed_weight = view.confirmed_weight;
+    b->confirmed_ages = view.confirmed_ages;
     view.ages = NULL;
+    view.live_weight = view.confirmed_weight = NULL;
+    view.confirmed_ages = NULL;
     free(est);
     hs_live_view_free(&view);
     return 0;
@@ -471,6 +552,9 @@ hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_sna
     free(b.locations);
     free(b.inuse);
     free(b.ages);
+    free(b.live_weight);
+    free(b.confirmed_weight);
+    free(b.confirmed_ages);
     if (ok && !b.profile->failed) return b.profile;
     hs_profile_free(b.profile);
     return NULL;
