@@ -233,9 +233,13 @@ static void set_marks(hs_throttle *t, double spend, int64_t tokens) {
 /* Under `checking`: refills the bucket, measures the offers, sets p, and marks where the
  * steps come in before the next check. */
 static void check(hs_throttle *t, int64_t now_ns) {
+    int64_t elapsed = now_ns - t->last_check_ns;
+    /* A time a little before the last check is a stale reading (a thread held up between
+     * reading the clock and offering): skip it, or the next check would refill the bucket
+     * again for time already refilled. Only a jump back of a period or more restarts. */
+    if (elapsed < 0 && -elapsed < atomic_load(&t->period_ns)) return;
     apply_pending_rate(t);
     uint64_t offered = sum_offered(t);
-    int64_t elapsed = now_ns - t->last_check_ns;
     if (elapsed < 0) { /* the clock went back: start over from here */
         elapsed = 0;
         t->control_ns = now_ns;
