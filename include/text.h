@@ -27,4 +27,14 @@ char *hs_text_reserve(hs_text *t, size_t more);
 const char *hs_text_str(const hs_text *t);
 void hs_text_free(hs_text *t);
 
+/* A caller's fixed buffer, appended to like snprintf: `need` counts every byte asked for,
+ * what does not fit is cut, and buf stays NUL-terminated (for the status lines and the
+ * figures written into a buffer the caller sized). Start as {buf, cap, 0}. */
+typedef struct {
+    char *buf;
+    size_t cap, need;
+} hs_bounded;
+
+void hs_bounded_printf(hs_bounded *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -27,33 +27,16 @@
 #include "throttle.h"
 #include "wall_clock.h"
 
-/* Bounded appends into the status buffer, counting what did not fit (like snprintf). */
-typedef struct {
-    char *buf;
-    size_t cap, need;
-} lines;
-
-static void line(lines *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(lines *out, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = out->need < out->cap ? out->cap - out->need : 0;
-    int n = vsnprintf(room ? out->buf + out->need : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) out->need += (size_t)n;
-}
-
-static void status_sampling(hs_agent *agent, lines *out) {
+static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_counters *c = &agent->counters;
     char options[HS_PATH_MAX + 512];
     hs_options_format(&agent->opts, options, sizeof options);
-    line(out, "state: %s\n", hs_sampling_state_name(agent));
-    line(out, "version: %s\n", HEAPSAMPLER_VERSION);
-    line(out, "options: %s\n", options);
-    line(out, "interval: %lld bytes (estimates are scaled to interval=%lld)\n",
+    hs_bounded_printf(out, "state: %s\n", hs_sampling_state_name(agent));
+    hs_bounded_printf(out, "version: %s\n", HEAPSAMPLER_VERSION);
+    hs_bounded_printf(out, "options: %s\n", options);
+    hs_bounded_printf(out, "interval: %lld bytes (estimates are scaled to interval=%lld)\n",
          (long long)atomic_load(&agent->sampling_interval), (long long)agent->opts.interval);
-    line(out, "samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed, "
+    hs_bounded_printf(out, "samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed, "
               "%llu stacks truncated at depth=%d\n",
          (unsigned long long)hs_sample_table_samples(agent->samples),
          (unsigned long long)atomic_load(&c->dropped),
@@ -61,40 +44,40 @@ static void status_sampling(hs_agent *agent, lines *out) {
          (unsigned long long)atomic_load(&c->truncated), agent->opts.depth);
     char bias[HS_SAMPLER_BIAS_NOTE_MAX];
     if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
-        line(out, "%s\n", bias);
+        hs_bounded_printf(out, "%s\n", bias);
 }
 
-static void status_live(hs_agent *agent, lines *out) {
+static void status_live(hs_agent *agent, hs_bounded *out) {
     hs_live_status_info live;
     if (hs_live_status(agent, &live) != 0) {
-        line(out, "live: off%s\n", agent->opts.live ? " (tracking could not start)" : " (live=false)");
+        hs_bounded_printf(out, "live: off%s\n", agent->opts.live ? " (tracking could not start)" : " (live=false)");
         return;
     }
-    line(out, "live: %u objects tracked of %u (1 in %llu samples tracked), %u G1 humongous "
+    hs_bounded_printf(out, "live: %u objects tracked of %u (1 in %llu samples tracked), %u G1 humongous "
               "objects tracked by identity\n",
          live.tracked, live.capacity, 1ULL << live.level, live.humongous_tracked);
     const hs_liveness_state *l = &live.liveness;
     if (!live.liveness_supported && l->markings == 0)
-        line(out, "liveness: %s markings cannot be told: in-use samples are unjudged (dump,gc=1 "
+        hs_bounded_printf(out, "liveness: %s markings cannot be told: in-use samples are unjudged (dump,gc=1 "
                   "judges them)\n", live.gc_name ? live.gc_name : "this collector's");
     else
-        line(out, "liveness: %u complete markings seen, the last %s at GC epoch %u: samples "
+        hs_bounded_printf(out, "liveness: %u complete markings seen, the last %s at GC epoch %u: samples "
                   "allocated before GC epoch %u are confirmed, later ones unjudged\n",
              l->markings, hs_marking_kind_name(l->last_kind), l->last_epoch, l->judged_before);
     const hs_live_history_entry *gc = &live.last_gc;
     if (!gc->valid) {
-        line(out, "heap: no figure yet (gc %s, source %s)\n", live.gc_name ? live.gc_name : "unknown",
+        hs_bounded_printf(out, "heap: no figure yet (gc %s, source %s)\n", live.gc_name ? live.gc_name : "unknown",
              live.heap_source ? live.heap_source : "none");
         return;
     }
-    line(out, "heap: %llu bytes used after the last GC (GC %u, %.1f s ago; gc %s, source %s)\n",
+    hs_bounded_printf(out, "heap: %llu bytes used after the last GC (GC %u, %.1f s ago; gc %s, source %s)\n",
          (unsigned long long)gc->used, gc->epoch,
          (double)(hs_wall_nanos() - gc->time_nanos) / 1e9, live.gc_name ? live.gc_name : "unknown",
          live.heap_source ? live.heap_source : "none");
 }
 
 size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
-    lines out = {buf, len, 0};
+    hs_bounded out = {buf, len, 0};
     if (len > 0) buf[0] = '\0';
     status_sampling(agent, &out);
     status_live(agent, &out);
@@ -231,7 +214,7 @@ static int64_t paths_budget_ms(const hs_agent *agent, const hs_command *cmd) {
     return cmd->paths_budget_ms ? cmd->paths_budget_ms : agent->opts.paths_budget_ms;
 }
 
-/* The answer's lines on what the walk reached, how much of the heap it visited, whether
+/* The answer's hs_bounded on what the walk reached, how much of the heap it visited, whether
  * the budget ended it. */
 static void answer_paths_figures(answer *a, const hs_retention_figures *fig) {
     char line[1024];

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 /* SetHeapSamplingInterval takes a jint. */
 #define INTERVAL_MAX INT64_C(2147483647)
 #define DEPTH_MIN 1
@@ -31,31 +33,11 @@
 
 /* ---- Bounded text output, counting what did not fit (like snprintf) ------------------ */
 
-typedef struct {
-    char *buf;
-    size_t cap;
-    size_t need; /* length of the whole text, even the part that did not fit */
-} text_out;
-
-static void text_init(text_out *out, char *buf, size_t cap) {
+static void text_init(hs_bounded *out, char *buf, size_t cap) {
     out->buf = buf;
     out->cap = buf ? cap : 0;
     out->need = 0;
     if (out->cap > 0) out->buf[0] = '\0';
-}
-
-static void text_printf(text_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void text_printf(text_out *out, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n;
-    if (out->need < out->cap)
-        n = vsnprintf(out->buf + out->need, out->cap - out->need, fmt, ap);
-    else
-        n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n > 0) out->need += (size_t)n;
 }
 
 /* ---- Numbers ------------------------------------------------------------------------ */
@@ -781,10 +763,10 @@ static const option_row *find_option(const char *key, size_t key_len) {
 
 /* "interval, file, log, ...": what an unknown or empty key is told is accepted. */
 static void write_key_list(char *buf, size_t len) {
-    text_out out;
+    hs_bounded out;
     text_init(&out, buf, len);
     for (size_t i = 0; i < OPTION_COUNT; i++)
-        text_printf(&out, "%s%s", i ? ", " : "", option_table[i].name);
+        hs_bounded_printf(&out, "%s%s", i ? ", " : "", option_table[i].name);
 }
 
 void hs_options_defaults(hs_options *opts) {
@@ -890,7 +872,7 @@ int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errle
 /* ---- Writing options back, and the help ------------------------------------------------ */
 
 size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
-    text_out out;
+    hs_bounded out;
     text_init(&out, buf, len);
     const char *separator = "";
     for (size_t i = 0; i < OPTION_COUNT; i++) {
@@ -898,28 +880,28 @@ size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
         char scratch[300]; /* the longest shown value: http=[HOST]:PORT, HOST < 256 bytes */
         const char *value = row->show(opts, scratch, sizeof scratch);
         if (value == NULL) continue;
-        if (is_flag(row)) text_printf(&out, "%s%s", separator, row->name);
-        else text_printf(&out, "%s%s=%s", separator, row->name, value);
+        if (is_flag(row)) hs_bounded_printf(&out, "%s%s", separator, row->name);
+        else hs_bounded_printf(&out, "%s%s=%s", separator, row->name, value);
         separator = ",";
     }
     return out.need;
 }
 
 size_t hs_options_help(char *buf, size_t len) {
-    text_out out;
+    hs_bounded out;
     text_init(&out, buf, len);
-    text_printf(&out,
+    hs_bounded_printf(&out,
                 "heapsampler: a sampling heap profiler for the JVM.\n"
                 "Usage: -agentpath:/path/to/libheapsampler.so[=key=value,key=value,...]\n"
                 "\n"
                 "Options:\n");
     for (size_t i = 0; i < OPTION_COUNT; i++) {
         const option_row *row = &option_table[i];
-        text_printf(&out, "  %-12s %s\n", row->name, row->description);
-        text_printf(&out, "  %-12s accepted: %s\n", "", row->accepted);
-        text_printf(&out, "  %-12s default: %s\n", "", is_flag(row) ? "off" : row->default_text);
+        hs_bounded_printf(&out, "  %-12s %s\n", row->name, row->description);
+        hs_bounded_printf(&out, "  %-12s accepted: %s\n", "", row->accepted);
+        hs_bounded_printf(&out, "  %-12s default: %s\n", "", is_flag(row) ? "off" : row->default_text);
     }
-    text_printf(&out,
+    hs_bounded_printf(&out,
                 "\n"
                 "In file=, %%p is replaced by the process id, %%t by the time the file is written\n"
                 "(YYYYmmdd-HHMMSS, local time), %%n by the dump's sequence number and %%%% by a '%%';\n"

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "text.h"
+
 bool hs_retention_root_transient(int kind) {
     return kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL || kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL ||
            kind == JVMTI_HEAP_REFERENCE_MONITOR;
@@ -69,27 +71,9 @@ double hs_retention_visited_fraction(const hs_retention_figures *f) {
     return fraction < 1 ? fraction : 1;
 }
 
-/* Bounded appends, counting what did not fit (like snprintf). */
-typedef struct {
-    char *buf;
-    size_t cap, need;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(text *t, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = t->need < t->cap ? t->cap - t->need : 0;
-    int n = vsnprintf(room ? t->buf + t->need : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) t->need += (size_t)n;
-}
-
-/* Bytes in MB or GB (10^6, 10^9), three significant digits. */
-static void put_bytes(text *t, double bytes) {
-    if (bytes >= 1e9) put(t, "%.2f GB", bytes / 1e9);
-    else put(t, "%.0f MB", bytes / 1e6);
+static void put_bytes(hs_bounded *t, double bytes) {
+    if (bytes >= 1e9) hs_bounded_printf(t, "%.2f GB", bytes / 1e9);
+    else hs_bounded_printf(t, "%.0f MB", bytes / 1e6);
 }
 
 static const char *end_text(hs_retention_end end) {
@@ -106,40 +90,40 @@ static const char *end_text(hs_retention_end end) {
 }
 
 size_t hs_retention_format_figures(const hs_retention_figures *f, char *buf, size_t len) {
-    text t = {buf, len, 0};
+    hs_bounded t = {buf, len, 0};
     if (len) buf[0] = '\0';
     uint32_t sites_reached = 0;
     for (uint32_t i = 0; i < f->nsites; i++) sites_reached += f->site[i].reached > 0;
-    put(&t, "reached %u of %u objects (%u of %u sites", f->reached, f->targets, sites_reached,
+    hs_bounded_printf(&t, "reached %u of %u objects (%u of %u sites", f->reached, f->targets, sites_reached,
         f->nsites);
     if (f->reached_transient)
-        put(&t, "; %u only through a stack or JNI local", f->reached_transient);
-    put(&t, "); visited %.2f M", (double)f->objects_visited / 1e6);
-    if (f->heap_objects > 0) put(&t, " of ~%.2f M", f->heap_objects / 1e6);
-    put(&t, " objects, ");
+        hs_bounded_printf(&t, "; %u only through a stack or JNI local", f->reached_transient);
+    hs_bounded_printf(&t, "); visited %.2f M", (double)f->objects_visited / 1e6);
+    if (f->heap_objects > 0) hs_bounded_printf(&t, " of ~%.2f M", f->heap_objects / 1e6);
+    hs_bounded_printf(&t, " objects, ");
     put_bytes(&t, (double)f->bytes_visited);
     double fraction = hs_retention_visited_fraction(f);
     if (fraction >= 0) {
-        put(&t, " of ");
+        hs_bounded_printf(&t, " of ");
         put_bytes(&t, (double)f->heap_used);
-        put(&t, " used (%.1f %%)", fraction * 100);
+        hs_bounded_printf(&t, " used (%.1f %%)", fraction * 100);
     } else {
-        put(&t, " (heap used unknown)");
+        hs_bounded_printf(&t, " (heap used unknown)");
     }
-    put(&t, "; %u walk%s, longest pause %.0f ms, %.0f ms in all (budget %lld ms per pause); %s",
+    hs_bounded_printf(&t, "; %u walk%s, longest pause %.0f ms, %.0f ms in all (budget %lld ms per pause); %s",
         f->walks, f->walks == 1 ? "" : "s", (double)f->longest_pause_ns / 1e6,
         (double)f->total_pause_ns / 1e6, (long long)f->budget_ms, end_text(f->end));
-    if (f->end == HS_WALK_TOO_SLOW) put(&t, " (%.0f ms expected)", (double)f->reserve_ns / 1e6);
+    if (f->end == HS_WALK_TOO_SLOW) hs_bounded_printf(&t, " (%.0f ms expected)", (double)f->reserve_ns / 1e6);
     return t.need;
 }
 
 size_t hs_retention_format_site(const hs_retention_figures *f, uint32_t i, char *buf, size_t len) {
-    text t = {buf, len, 0};
+    hs_bounded t = {buf, len, 0};
     if (len) buf[0] = '\0';
     if (i >= f->nsites) return 0;
     const hs_retention_site_figures *s = &f->site[i];
-    put(&t, "site %u: %s, ", i + 1, s->key[0] ? s->key : s->name);
+    hs_bounded_printf(&t, "site %u: %s, ", i + 1, s->key[0] ? s->key : s->name);
     put_bytes(&t, s->bytes);
-    put(&t, " in use: %u of %u reached", s->reached, s->targets);
+    hs_bounded_printf(&t, " in use: %u of %u reached", s->reached, s->targets);
     return t.need;
 }

@@ -69,3 +69,12 @@ void hs_text_free(hs_text *t) {
     t->len = t->cap = 0;
     t->failed = 0;
 }
+
+void hs_bounded_printf(hs_bounded *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->need < b->cap ? b->cap - b->need : 0;
+    int n = vsnprintf(room ? b->buf + b->need : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) b->need += (size_t)n;
+}
