@@ -41,7 +41,11 @@
  * points adds noise this ignores.
  *
  * A site is a finding at a horizon only when its growth there exceeds HS_GROWTH_SIGMAS
- * standard errors: a site of 3 samples (relative error about 1/sqrt(3)) never is.
+ * standard errors: a site of 3 samples (relative error about 1/sqrt(3)) never is. And it
+ * must still be growing: from the horizon's middle point to its newest, by more than
+ * HS_GROWTH_STILL_SIGMAS of that difference's (overstated) error, so a site that filled
+ * up once and stays steady (a warm-up, a cache reaching its size) is not named while its
+ * ramp is still inside the horizon.
  *
  * Threads: record calls on one thread (the sweeper), rank serialized with them. */
 #ifndef HS_GROWTH_H
@@ -53,6 +57,7 @@
 
 #define HS_GROWTH_WINDOW 16
 #define HS_GROWTH_SIGMAS 4.0
+#define HS_GROWTH_STILL_SIGMAS 2.0
 #define HS_GROWTH_MAX_SITES 2048
 
 typedef enum {

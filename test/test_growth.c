@@ -299,6 +299,31 @@ static void test_slow_leak_found_at_minutes_cache_never(void) {
     CU_ASSERT_EQUAL(cache_found, 0);
 }
 
+/* A site that fills up over the first 4 GCs (200 samples a GC) and then stays at its size
+ * (the same 800 samples, a set built at warm-up) grew by far more than 4 sigma between the
+ * horizon's ends, but not in its second half: not a finding. The same ramp going on to the
+ * end is one. */
+static void record_ramp(hs_growth *g, uint32_t epoch, uint32_t ramp_gcs) {
+    hs_growth_begin(g, epoch, epoch, (int64_t)epoch * SECOND);
+    for (uint32_t e = 0; e < epoch && e < ramp_gcs; e++)
+        for (uint32_t i = 0; i < 200; i++) hs_growth_add(g, 1, e, 1.0);
+    CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+}
+
+static void test_warm_up_then_steady_not_found(void) {
+    hs_growth *g = hs_growth_create();
+    for (uint32_t epoch = 1; epoch <= 16; epoch++) record_ramp(g, epoch, 4);
+    hs_growth_site s;
+    CU_ASSERT_EQUAL(hs_growth_rank(g, bucket_info, NULL, &s, 1), 0);
+    CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 1, NULL));
+    hs_growth_destroy(g);
+    g = hs_growth_create();
+    for (uint32_t epoch = 1; epoch <= 16; epoch++) record_ramp(g, epoch, 16);
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank(g, bucket_info, NULL, &s, 1), 1);
+    CU_ASSERT_EQUAL(s.bucket, 1);
+    hs_growth_destroy(g);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"linear growth found, stable and tiny sites not", test_linear_growth_found_stable_and_tiny_not},
@@ -311,6 +336,7 @@ void register_tests(void) {
         {"marking horizon: a point per marking", test_marking_horizon_points_per_marking},
         {"uncollected dead objects never fake growth", test_uncollected_dead_never_fake_growth},
         {"slow leak found at minutes, cache never", test_slow_leak_found_at_minutes_cache_never},
+        {"a warm-up then steady is no finding", test_warm_up_then_steady_not_found},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("growth", tests);

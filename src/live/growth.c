@@ -271,6 +271,37 @@ static void slopes(const growth_ring *r, uint32_t bucket, double bytes_per_w, hs
     s->slope_bytes_per_second = den_t > 0 ? (n * sty - st * sy) / den_t : 0;
 }
 
+/* The point nearest the middle of the ring's time span, neither end (count >= 3). In time,
+ * not in GCs: the GCs that crowd in before an OutOfMemoryError grow nothing, and by count
+ * they would make up the whole second half. */
+static const growth_point *middle_in_time(const growth_ring *r) {
+    const growth_point *first = point_at(r, 0), *last = point_at(r, r->count - 1);
+    int64_t middle = first->time_nanos + (last->time_nanos - first->time_nanos) / 2;
+    const growth_point *best = point_at(r, 1);
+    for (uint32_t i = 2; i + 1 < r->count; i++) {
+        const growth_point *p = point_at(r, i);
+        if (llabs(p->time_nanos - middle) < llabs(best->time_nanos - middle)) best = p;
+    }
+    return best;
+}
+
+/* The second half of the horizon must grow too: a site that filled up once (a cache
+ * warming, a set built at startup) and stays steady would otherwise be named until its
+ * ramp left the horizon (16 minutes, 16 hours). The growth from the middle point (in time)
+ * to the newest is judged with the two figures' variances added (their shared samples
+ * would cancel: this overstates the error, so it only ever drops a finding), against
+ * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. */
+static bool still_growing(const growth_ring *r, const growth_cell *last, double size,
+                          double scale) {
+    if (r->count < 3) return true; /* no middle: the whole horizon is the half */
+    const growth_point *mid_p = middle_in_time(r);
+    const growth_cell *mid = find_cell(mid_p, last->bucket);
+    double v_mid = mid ? variance(size, scale, mid->w, mid->w2) : 0;
+    double v_last = variance(size, scale, last->wc, last->w2c);
+    double growth = size * scale * (last->wc - weight_in(mid_p, last->bucket));
+    return growth > HS_GROWTH_STILL_SIGMAS * sqrt(v_mid + v_last);
+}
+
 /* Fills *s for a bucket of ring r's newest point; 0 when it is no finding. The newest
  * point counts what a marking judged, the first everything that survived its GC: dead
  * objects not yet collected can only raise the first figure, so they can only hide growth,
@@ -298,6 +329,7 @@ static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *l
     s->growth_bytes = s->last_bytes - s->first_bytes;
     s->growth_sigma = sqrt(var);
     if (!(s->growth_bytes > 0) || s->growth_bytes <= HS_GROWTH_SIGMAS * s->growth_sigma) return 0;
+    if (!still_growing(r, last, size, scale)) return 0;
     slopes(r, last->bucket, size * scale, s);
     return 1;
 }
