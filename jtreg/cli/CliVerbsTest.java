@@ -114,7 +114,10 @@ public class CliVerbsTest {
         // under the default cap the startup burst is kept at p down to ~0.05 (sigma ~12 %), and
         // what is checked here is that the command carries the agent's figure, not the cap's
         // precision (RateCapTest, PeakCapTest)
-        if (live < truth * 0.75 || live > truth * 1.25) {
+        // JDK 11's own sampler over-samples these 10 KB arrays (+28 % in every run here, the
+        // profile's "sampler bias" comment; README, "JDKs and collectors"): its bound is wider.
+        double high = Runtime.version().feature() < 17 ? 1.45 : 1.25;
+        if (live < truth * 0.75 || live > truth * high) {
             throw new AssertionError("x.pb.gz: CliTarget.retain in use " + live + " bytes, retained " + truth);
         }
         Optional<Path> go = GoPprof.findGo();
