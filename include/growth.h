@@ -115,7 +115,7 @@ typedef struct {
 
 /* The sites that grew by more than HS_GROWTH_SIGMAS standard errors at some horizon, each
  * once (at the horizon where growth / sigma is largest), largest growth first; at most
- * max. A horizon needs two points. Returns how many. */
+ * max. A horizon needs three points (a middle one: the still-growing rule). Returns how many. */
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                         hs_growth_site *out, uint32_t max);
 /* The same at one horizon only. */

@@ -237,12 +237,14 @@ static void test_memory_bound_and_dropped_sites(void) {
     CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 2, NULL));
     hs_growth_destroy(g);
 
-    /* Dropped at the first point, kept at the last: growth from the dropped weight. */
+    /* Dropped at the first point, kept at the others: growth from the dropped weight (three
+     * points: a finding needs a middle one, still growing). */
     g = hs_growth_create();
-    for (uint32_t e = 1; e <= 2; e++) {
+    for (uint32_t e = 1; e <= 3; e++) {
         hs_growth_begin(g, e, e, 0);
         for (uint32_t b = 2; b < SITES + 2; b++) hs_growth_add(g, b, 0, 100.0 + b);
-        hs_growth_add(g, 1, 0, e == 1 ? 1.0 : 50000.0);
+        for (uint32_t i = 0, k = e == 1 ? 1 : e == 2 ? 25000 : 50000; i < k; i++)
+            hs_growth_add(g, 1, 0, 1.0);
         hs_growth_end(g);
     }
     CU_ASSERT_TRUE_FATAL(hs_growth_suspect(g, bucket_info, NULL, 1, &s));

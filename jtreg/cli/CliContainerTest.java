@@ -39,16 +39,20 @@ public class CliContainerTest {
         List<String> prefix = new ArrayList<>(List.of(unshare.toString(), "--pid", "--mount", "--fork",
                 "--mount-proc", sh.toString(), "-c"));
         Cli.Target t = Cli.Target.withoutAgent().jvmFlags("-Xmx128m", "-XX:+EnableDynamicAgentLoading");
-        if (hidden) {
-            // the classes are copied into the container's /tmp; then the build directory
-            // (the library, the test's files) disappears under an empty tmpfs
-            prefix.addAll(List.of("c=$1; b=$2; shift 2; mount -t tmpfs -o size=64m tmpfs /tmp && mkdir /tmp/app"
-                    + " && cp -r \"$c\"/. /tmp/app/ && mount -t tmpfs -o size=1m tmpfs \"$b\" && cd /tmp/app"
-                    + " && exec \"$@\"", "sh", classesDir().toString(), AgentRunner.agentLibrary().getParent().toString()));
-            t.classPath("/tmp/app");
-        } else {
-            prefix.addAll(List.of("mount -t tmpfs -o size=64m tmpfs /tmp && exec \"$@\"", "sh"));
-        }
+        // The classes are copied into the container's fresh /tmp (they may live under the
+        // host's /tmp, which the new tmpfs covers: the host's /tmp stays reachable inside at
+        // /mnt/host-tmp). hidden: the build directory (the library, the test's files)
+        // disappears under an empty tmpfs; visible: it is seen at its own path, bound back
+        // in when it lies under /tmp.
+        prefix.addAll(List.of("c=$1; b=$2; h=$3; shift 3;"
+                + " mount -t tmpfs -o size=1m tmpfs /mnt && mkdir /mnt/host-tmp && mount --bind /tmp /mnt/host-tmp"
+                + " && mount -t tmpfs -o size=64m tmpfs /tmp && mkdir /tmp/app"
+                + " && case \"$c\" in /tmp/*) c=/mnt/host-tmp/${c#/tmp/};; esac && cp -r \"$c\"/. /tmp/app/"
+                + " && if [ \"$h\" = hidden ]; then if [ -d \"$b\" ]; then mount -t tmpfs -o size=1m tmpfs \"$b\"; fi;"
+                + " else case \"$b\" in /tmp/*) mkdir -p \"$b\" && mount --bind \"/mnt/host-tmp/${b#/tmp/}\" \"$b\";; esac; fi"
+                + " && cd /tmp/app && exec \"$@\"", "sh", classesDir().toString(),
+                AgentRunner.agentLibrary().getParent().toString(), hidden ? "hidden" : "visible"));
+        t.classPath("/tmp/app");
         try (t) {
             t.prefix(prefix.toArray(String[]::new)).start("CliTarget");
             if (!t.stdout().contains("ready pid=1\n")) throw new AssertionError("java is not pid 1 in its namespace\n" + t.describe());
@@ -78,9 +82,13 @@ public class CliContainerTest {
                 inside = files.toList();
             }
             boolean copied = false;
+            Path libDir = AgentRunner.agentLibrary().getParent();
+            String boundBack = !hidden && libDir.startsWith("/tmp") && libDir.getNameCount() > 1
+                    ? libDir.getName(1).toString() : null; // the build directory's mount point
             for (Path left : inside) {
                 String name = left.getFileName().toString();
-                if (name.startsWith("hsperfdata_") || name.equals(".java_pid1") || (hidden && name.equals("app"))) continue;
+                if (name.startsWith("hsperfdata_") || name.equals(".java_pid1") || name.equals("app")
+                        || name.equals(boundBack)) continue;
                 boolean libraryCopy = name.endsWith(".so") || (Files.isDirectory(left) && onlyLibraries(left));
                 if (!libraryCopy) throw new AssertionError("left in the container's /tmp: " + name);
                 if (!load.stdout.contains(name)) load.fail("load left " + name + " in the container without saying so");

@@ -290,10 +290,11 @@ static const growth_point *middle_in_time(const growth_ring *r) {
  * ramp left the horizon (16 minutes, 16 hours). The growth from the middle point (in time)
  * to the newest is judged with the two figures' variances added (their shared samples
  * would cancel: this overstates the error, so it only ever drops a finding), against
- * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. */
+ * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. A horizon of two
+ * points has no middle: it names nothing (a minutes horizon of 17 s named a warm-up). */
 static bool still_growing(const growth_ring *r, const growth_cell *last, double size,
                           double scale) {
-    if (r->count < 3) return true; /* no middle: the whole horizon is the half */
+    if (r->count < 3) return false; /* no middle point: too short a history to tell */
     const growth_point *mid_p = middle_in_time(r);
     const growth_cell *mid = find_cell(mid_p, last->bucket);
     double v_mid = mid ? variance(size, scale, mid->w, mid->w2) : 0;
