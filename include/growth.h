@@ -115,9 +115,15 @@ typedef struct {
 
 /* The sites that grew by more than HS_GROWTH_SIGMAS standard errors at some horizon, each
  * once (at the horizon where growth / sigma is largest), largest growth first; at most
- * max. A horizon needs three points (a middle one: the still-growing rule). Returns how many. */
+ * max. A horizon needs two points, a minutes or hours one three (a middle one: the still-growing
+ * rule). Returns how many. */
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                         hs_growth_site *out, uint32_t max);
+/* The same for a heap that ran out (the OutOfMemoryError profile): without the
+ * still-growing rule when heap_exhausted, since the leak that filled the heap has just
+ * stopped growing (the GCs before the error add nothing). */
+uint32_t hs_growth_rank_at(const hs_growth *g, bool heap_exhausted, hs_growth_bucket_fn bucket_info,
+                           void *ctx, hs_growth_site *out, uint32_t max);
 /* The same at one horizon only. */
 uint32_t hs_growth_rank_horizon(const hs_growth *g, hs_growth_horizon h,
                                 hs_growth_bucket_fn bucket_info, void *ctx, hs_growth_site *out,

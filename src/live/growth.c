@@ -290,11 +290,13 @@ static const growth_point *middle_in_time(const growth_ring *r) {
  * ramp left the horizon (16 minutes, 16 hours). The growth from the middle point (in time)
  * to the newest is judged with the two figures' variances added (their shared samples
  * would cancel: this overstates the error, so it only ever drops a finding), against
- * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. A horizon of two
- * points has no middle: it names nothing (a minutes horizon of 17 s named a warm-up). */
-static bool still_growing(const growth_ring *r, const growth_cell *last, double size,
-                          double scale) {
-    if (r->count < 3) return false; /* no middle point: too short a history to tell */
+ * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. */
+static bool still_growing(const growth_ring *r, hs_growth_horizon h, const growth_cell *last,
+                          double size, double scale) {
+    /* No middle point: a GC or marking horizon is judged whole (an OutOfMemoryError may
+     * leave no more); a time horizon of two points is a period and a bit, too short to
+     * tell a warm-up from a leak, so it names nothing. */
+    if (r->count < 3) return !PERIOD_SECONDS[h];
     const growth_point *mid_p = middle_in_time(r);
     const growth_cell *mid = find_cell(mid_p, last->bucket);
     double v_mid = mid ? variance(size, scale, mid->w, mid->w2) : 0;
@@ -307,8 +309,8 @@ static bool still_growing(const growth_ring *r, const growth_cell *last, double 
  * point counts what a marking judged, the first everything that survived its GC: dead
  * objects not yet collected can only raise the first figure, so they can only hide growth,
  * never fake it. */
-static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *last, double size,
-                 double scale, hs_growth_site *s) {
+static int judge(const growth_ring *r, hs_growth_horizon h, bool whole, const growth_cell *last,
+                 double size, double scale, hs_growth_site *s) {
     const growth_point *first_p = point_at(r, 0), *last_p = point_at(r, r->count - 1);
     const growth_cell *first = find_cell(first_p, last->bucket);
     double v_last = variance(size, scale, last->wc, last->w2c);
@@ -330,7 +332,7 @@ static int judge(const growth_ring *r, hs_growth_horizon h, const growth_cell *l
     s->growth_bytes = s->last_bytes - s->first_bytes;
     s->growth_sigma = sqrt(var);
     if (!(s->growth_bytes > 0) || s->growth_bytes <= HS_GROWTH_SIGMAS * s->growth_sigma) return 0;
-    if (!still_growing(r, last, size, scale)) return 0;
+    if (!whole && !still_growing(r, h, last, size, scale)) return 0;
     slopes(r, last->bucket, size * scale, s);
     return 1;
 }
@@ -350,7 +352,7 @@ static double z_of(const hs_growth_site *s) {
 }
 
 /* The bucket's finding at the horizon where it is most significant; 0 when none. */
-static int best_finding(const hs_growth *g, uint32_t bucket, double size, double scale,
+static int best_finding(const hs_growth *g, bool whole, uint32_t bucket, double size, double scale,
                         hs_growth_site *best) {
     int found = 0;
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++) {
@@ -358,7 +360,7 @@ static int best_finding(const hs_growth *g, uint32_t bucket, double size, double
         if (r->count < 2) continue;
         const growth_cell *last = find_cell(point_at(r, r->count - 1), bucket);
         hs_growth_site s;
-        if (!last || !judge(r, (hs_growth_horizon)h, last, size, scale, &s)) continue;
+        if (!last || !judge(r, (hs_growth_horizon)h, whole, last, size, scale, &s)) continue;
         if (!found || z_of(&s) > z_of(best)) *best = s;
         found = 1;
     }
@@ -367,6 +369,11 @@ static int best_finding(const hs_growth *g, uint32_t bucket, double size, double
 
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                         hs_growth_site *out, uint32_t max) {
+    return hs_growth_rank_at(g, false, bucket_info, ctx, out, max);
+}
+
+uint32_t hs_growth_rank_at(const hs_growth *g, bool heap_exhausted, hs_growth_bucket_fn bucket_info,
+                           void *ctx, hs_growth_site *out, uint32_t max) {
     uint32_t n = 0;
     const growth_ring *gcs = &g->horizon[HS_HORIZON_GCS];
     if (gcs->count < 1 || max == 0) return 0;
@@ -376,7 +383,8 @@ uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, voi
         double size = 0, scale = 0;
         hs_growth_site s;
         if (!bucket_info(last->cells[i].bucket, &size, &scale, ctx)) continue;
-        if (best_finding(g, last->cells[i].bucket, size, scale, &s)) insert_ranked(out, &n, max, &s);
+        if (best_finding(g, heap_exhausted, last->cells[i].bucket, size, scale, &s))
+            insert_ranked(out, &n, max, &s);
     }
     return n;
 }
@@ -392,7 +400,7 @@ uint32_t hs_growth_rank_horizon(const hs_growth *g, hs_growth_horizon h,
         double size = 0, scale = 0;
         hs_growth_site s;
         if (!bucket_info(last->cells[i].bucket, &size, &scale, ctx)) continue;
-        if (judge(r, h, &last->cells[i], size, scale, &s)) insert_ranked(out, &n, max, &s);
+        if (judge(r, h, false, &last->cells[i], size, scale, &s)) insert_ranked(out, &n, max, &s);
     }
     return n;
 }
@@ -401,7 +409,7 @@ bool hs_growth_suspect(const hs_growth *g, hs_growth_bucket_fn bucket_info, void
                        uint32_t bucket, hs_growth_site *out) {
     double size = 0, scale = 0;
     hs_growth_site s;
-    if (!bucket_info(bucket, &size, &scale, ctx) || !best_finding(g, bucket, size, scale, &s))
+    if (!bucket_info(bucket, &size, &scale, ctx) || !best_finding(g, false, bucket, size, scale, &s))
         return false;
     if (out) *out = s;
     return true;

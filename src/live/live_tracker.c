@@ -544,8 +544,9 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     else collect_now(agent, t, jni, when, view);
     copy_history(t, view);
     if (t->growth) {
-        view->nsuspects = hs_growth_rank(t->growth, hs_suspect_bucket_info, agent,
-                                         view->suspects, HS_SUSPECTS_MAX);
+        view->nsuspects = hs_growth_rank_at(t->growth, when == HS_LIVE_NOW_NO_JAVA_ALLOC,
+                                            hs_suspect_bucket_info, agent, view->suspects,
+                                            HS_SUSPECTS_MAX);
         view->growth_records = hs_growth_records(t->growth);
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
             view->growth_points[h] = hs_growth_points(t->growth, (hs_growth_horizon)h);
