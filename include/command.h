@@ -13,15 +13,18 @@
  *                                format=pprof|html|collapsed|text (text: the report) for
  *                                this dump only; out= into a file the caller created;
  *                                gc=1 first forces a full collection (liveness.h)
- *   top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true]
- *                                the report (report.h) as the answer
+ *   top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1]
+ *                                the report (report.h) as the answer; gc=1 as dump's
  *   paths[,n=N][,budget=D][,out=PATH]
  *                                the retention paths of the N largest in-use sites as
  *                                text; out= also gets the pprof paths profile
- *   start[,interval=N][,log=L][,rate=N/s]
+ *   start[,interval=N][,log=L][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]]
  *                                sampling on again (after stop), optionally at a new
- *                                interval or rate cap
- *   stop                         sampling off, tracked weak refs released
+ *                                interval or rate cap, with the endpoint of http= if the
+ *                                options have one; http= alone also works while sampling
+ *                                runs: it opens the endpoint (http_export.h)
+ *   stop                         sampling off, tracked weak refs released, the HTTP
+ *                                endpoint closed
  *   status[,file=PATTERN]        the agent's state, one fact per line
  *   help                         the list of commands
  *
@@ -67,6 +70,7 @@ typedef struct {
     bool has_file;     /* file= was given (its pattern is in options.file) */
     bool has_interval; /* interval= was given (start) */
     bool has_rate;     /* rate= was given (start) */
+    bool has_http;     /* http= or http_token= was given (start) */
     unsigned paths;    /* dump: paths=N (0: none); paths: n=N; 1 .. HS_COMMAND_MAX_PATHS */
     int64_t paths_budget_ms;    /* budget=D with paths (0: the paths_budget= option) */
     hs_dump_format format;      /* dump: format= */
@@ -74,7 +78,7 @@ typedef struct {
     char reply[HS_PATH_MAX];    /* reply=: "" when not given */
     char out[HS_PATH_MAX];      /* out=: "" when not given */
     char paths_out[HS_PATH_MAX]; /* paths_out=: "" when not given */
-    bool gc;                    /* dump: gc=1, force a full collection first */
+    bool gc;                    /* dump, top: gc=1, force a full collection first */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 

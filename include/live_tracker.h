@@ -114,6 +114,8 @@ bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out);
  * first, so gc_age counts it as one more GC), and waits (at most wait_ms) for the
  * sweeper to have swept it. 0, or -1 (logged) when tracking is off or the call failed. */
 int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms);
+/* The wait_ms of dump,gc=1 and the endpoint's ?gc=1. */
+#define HS_LIVE_FORCED_GC_WAIT_MS 5000
 
 /* Calls fn with the weak ref and bucket of every tracked object (G1 humongous objects,
  * tracked without references, excepted), serialized with the sweeper; fn may use JNI

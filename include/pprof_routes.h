@@ -8,6 +8,17 @@
  *   /debug/pprof/top       the text report of the operator's `top` (report.h), text/plain
  *   ?seconds=N             (each of them) a delta: what is allocated during the next
  *                          N seconds (1..300), in use as of the last GC at the end
+ *   ?gc=1                  (heap, allocs, top, flamegraph) a full collection first, so
+ *                          that every in-use sample is judged (like Go's heap?gc=1); at
+ *                          most one forced collection every HS_ROUTES_GC_SPACING_MS: a
+ *                          gc=1 request within that time of the last one is built without
+ *                          another (its build is shared when it asks for the same thing),
+ *                          and the header X-Heapsampler-Gc says which: "forced" or
+ *                          "shared: forced N ms ago"
+ *   ?debug=1               (heap, allocs) text instead of pprof, as Go answers: the
+ *                          report of `top` listing every site (up to 1000) with its whole
+ *                          stack, ranked by in-use bytes (heap) or allocated bytes (allocs)
+ * (pprof_query.h reads them.)
  * Other methods than GET and HEAD are answered 405, unknown profiles and paths 404, bad
  * parameters 400, each with Go's Content-Type, Content-Disposition and message.
  *
@@ -21,17 +32,24 @@
 #include <stdint.h>
 
 #include "http_server.h"
+#include "pprof_query.h"
 
-#define HS_ROUTES_MAX_SECONDS 300
 #define HS_ROUTES_SHARE_MS 1000 /* a build younger than this answers the same request again */
+#define HS_ROUTES_GC_SPACING_MS 5000 /* at most one forced collection in this time */
 
-typedef enum { HS_EXPORT_PPROF = 0, HS_EXPORT_HTML, HS_EXPORT_TEXT } hs_export_format;
+typedef enum {
+    HS_EXPORT_PPROF = 0,
+    HS_EXPORT_HTML,
+    HS_EXPORT_TEXT,     /* the report of `top` at its defaults */
+    HS_EXPORT_TEXT_ALL  /* ?debug=1: every site with its stack, ranked by default_type */
+} hs_export_format;
 
 /* One profile to build. */
 typedef struct {
     hs_export_format format;
     const char *default_type;  /* "inuse_space" or "alloc_space" */
     void *baseline;            /* NULL: the whole run; else from mark: allocation since then */
+    bool gc;                   /* force a full collection first (and wait for its sweep) */
 } hs_export_profile;
 
 typedef struct {

@@ -3,6 +3,7 @@
  * paths (ns_path.c) and the main-class extraction (cmdline.c). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "attach_proto.h"
@@ -64,6 +65,36 @@ static void test_args_dump(void) {
     expect_usage_error(PARSE(&a, err, "dump", "3"), err, "dump needs -o FILE");
     expect_usage_error(PARSE(&a, err, "dump", "3", "-o", "x.html", "--paths", "2"), err, "--paths writes pprof");
     expect_usage_error(PARSE(&a, err, "paths", "3", "-o", "x.html"), err, "paths -o writes pprof");
+}
+
+/* start/load --http, --http-token; dump/top --gc. */
+static void test_args_http_and_gc(void) {
+    cli_args a;
+    char err[512] = "";
+    CU_ASSERT_EQUAL(PARSE(&a, err, "start", "5", "--http", "127.0.0.1:0"), 0);
+    CU_ASSERT_STRING_EQUAL(a.options, "http=127.0.0.1:0");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "start", "5", "interval=64k", "--http=6060", "--http-token",
+                          "/etc/hs/token"), 0);
+    CU_ASSERT_STRING_EQUAL(a.options, "interval=64k,http=6060,http_token=@/etc/hs/token");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "load", "5", "--http", "0", "--http-token", "tok"), 0);
+    char cwd[1024], expected[1200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(expected, sizeof expected, "http=0,http_token=@%s/tok", cwd); /* made absolute */
+    CU_ASSERT_STRING_EQUAL(a.options, expected);
+    expect_usage_error(PARSE(&a, err, "start", "5", "--http"), err, "--http needs a value");
+    expect_usage_error(PARSE(&a, err, "start", "5", "--http", ""), err, "bad --http ''");
+    expect_usage_error(PARSE(&a, err, "start", "5", "--http", "1,log=debug"), err, "bad --http");
+    expect_usage_error(PARSE(&a, err, "start", "5", "--http-token", "/a,b"), err, "cannot carry a ','");
+    expect_usage_error(PARSE(&a, err, "status", "5", "--http", "0"), err, "status does not take --http");
+    expect_usage_error(PARSE(&a, err, "stop", "5", "--http", "0"), err, "stop does not take --http");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "dump", "5", "-o", "h.pb.gz", "--gc"), 0);
+    CU_ASSERT_TRUE(a.gc);
+    CU_ASSERT_EQUAL(PARSE(&a, err, "dump", "5", "-o", "h.pb.gz"), 0);
+    CU_ASSERT_FALSE(a.gc);
+    CU_ASSERT_EQUAL(PARSE(&a, err, "top", "5", "--gc"), 0);
+    CU_ASSERT_TRUE(a.gc);
+    expect_usage_error(PARSE(&a, err, "top", "5", "--gc=1"), err, "--gc takes no value");
+    expect_usage_error(PARSE(&a, err, "paths", "5", "--gc"), err, "paths does not take --gc");
 }
 
 static void test_args_errors(void) {
@@ -287,6 +318,7 @@ static CU_TestInfo tests[] = {
     {"args: verbs and flags", test_args_verbs},
     {"args: dump formats", test_args_dump},
     {"args: usage errors", test_args_errors},
+    {"args: --http, --http-token, --gc", test_args_http_and_gc},
     {"args: durations and file names", test_durations_and_names},
     {"attach: load request", test_attach_request},
     {"attach: response shapes", test_attach_response},

@@ -40,8 +40,9 @@ static void expect_error(const char *text, const char *expected) {
 }
 
 #define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH]" \
-                 "[,paths_out=PATH][,gc=1], start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, " \
-                 "status[,file=PATTERN], top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true], " \
+                 "[,paths_out=PATH][,gc=1], start[,interval=SIZE][,log=LEVEL][,rate=N/s]" \
+                 "[,http=[HOST:]PORT[,http_token=@FILE]], stop, status[,file=PATTERN], " \
+                 "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1], " \
                  "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH"
 
 static void test_plain_commands(void) {
@@ -326,6 +327,46 @@ static void test_interval_weight(void) {
     CU_ASSERT_TRUE(hs_interval_weight_fp(16, 2147483647, 1) <= ((uint64_t)1 << 32));
 }
 
+static void test_top_gc(void) {
+    CU_ASSERT_TRUE(parse_ok("top,gc=1,n=5").gc);
+    CU_ASSERT_FALSE(parse_ok("top").gc);
+    expect_error("top,gc=2", "bad command 'top,gc=2': gc=2: accepted: gc=1 (force a full "
+                             "collection first) or gc=0" ACCEPTED);
+}
+
+/* start,http=: the endpoint's options through the option table, as at startup. */
+static void test_start_http(void) {
+    hs_command s = parse_ok("start,http=0");
+    CU_ASSERT_TRUE(s.has_http);
+    CU_ASSERT_TRUE(s.options.http);
+    CU_ASSERT_EQUAL(s.options.http_port, 0);
+    CU_ASSERT_STRING_EQUAL(s.options.http_host, "127.0.0.1");
+    CU_ASSERT_FALSE(s.has_interval);
+    CU_ASSERT_FALSE(parse_ok("start").has_http);
+    s = parse_ok("start,http=[::1]:8080,http_token=@/etc/token");
+    CU_ASSERT_STRING_EQUAL(s.options.http_host, "::1");
+    CU_ASSERT_EQUAL(s.options.http_port, 8080);
+    CU_ASSERT_STRING_EQUAL(s.options.http_token_file, "@/etc/token");
+    s = parse_ok("start,http=off");
+    CU_ASSERT_TRUE(s.has_http);
+    CU_ASSERT_FALSE(s.options.http);
+    s = parse_ok("start,http=9000,interval=128k");
+    CU_ASSERT_TRUE(s.has_http && s.has_interval);
+    /* the option table's own refusals */
+    hs_options current = running();
+    hs_command cmd;
+    char err[1024];
+    CU_ASSERT_EQUAL(hs_command_parse("start,http=70000", &current, &cmd, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad option 'http=70000'"));
+    CU_ASSERT_EQUAL(hs_command_parse("start,http_token=@/t", &current, &cmd, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs http="));
+    CU_ASSERT_EQUAL(hs_command_parse("start,http=0,http_token=secret", &current, &cmd, err,
+                                     sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not @FILE"));
+    expect_error("stop,http=0", "bad command 'stop,http=0': 'http' cannot be given to stop "
+                                "(it takes nothing besides reply=)" ACCEPTED);
+}
+
 void register_tests(void) {
     CU_pSuite suite = CU_add_suite("command", NULL, NULL);
     CU_add_test(suite, "plain commands", test_plain_commands);
@@ -341,6 +382,8 @@ void register_tests(void) {
     CU_add_test(suite, "a command word is not an option string", test_command_words);
     CU_add_test(suite, "finding and dropping an item", test_items);
     CU_add_test(suite, "dump gc=1", test_dump_gc);
+    CU_add_test(suite, "top gc=1", test_top_gc);
+    CU_add_test(suite, "start http= and http_token=", test_start_http);
     CU_add_test(suite, "test faults", test_faults);
     CU_add_test(suite, "interval weights stay unbiased", test_interval_weight);
 }

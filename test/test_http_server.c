@@ -21,7 +21,7 @@
 /* --- a fake profile source ------------------------------------------------------------------- */
 
 typedef struct {
-    atomic_int builds, marks, releases, fail;
+    atomic_int builds, marks, releases, fail, gcs;
     char last_default[32];
     bool last_delta;
     int last_format;
@@ -34,6 +34,7 @@ static int fake_build(void *ctx, const hs_export_profile *what, uint8_t **out, s
     snprintf(f->last_default, sizeof f->last_default, "%s", what->default_type);
     f->last_delta = what->baseline != NULL;
     f->last_format = what->format;
+    if (what->gc) atomic_fetch_add(&f->gcs, 1);
     char body[64];
     int blen = snprintf(body, sizeof body, "profile %d %s%s", n, what->default_type,
                         what->baseline ? " delta" : "");
@@ -235,6 +236,48 @@ static void test_shared_build(void) {
     finish(fx);
 }
 
+/* ?debug=1: heap and allocs as text (every site, ranked by their default type); ?gc=1: a
+ * forced collection, at most one within HS_ROUTES_GC_SPACING_MS, said in a header. */
+static void test_debug_and_gc(void) {
+    fixture *fx = start(NULL, 2000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    const char *r = exchange(fx, "GET /debug/pprof/heap?debug=1 HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/plain; charset=utf-8\r\n"));
+    CU_ASSERT_PTR_NULL(strstr(r, "Content-Disposition"));
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_TEXT_ALL);
+    CU_ASSERT_STRING_EQUAL(fx->fake.last_default, "inuse_space");
+    exchange(fx, "GET /debug/pprof/allocs?debug=1 HTTP/1.1\r\n\r\n");
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_TEXT_ALL);
+    CU_ASSERT_STRING_EQUAL(fx->fake.last_default, "alloc_space");
+    exchange(fx, "GET /debug/pprof/heap?debug=0 HTTP/1.1\r\n\r\n");
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_PPROF);
+    exchange(fx, "GET /flamegraph?debug=1 HTTP/1.1\r\n\r\n"); /* already a page */
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_HTML);
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.gcs), 0);
+    r = exchange(fx, "GET /debug/pprof/heap?gc=1 HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Heapsampler-Gc: forced\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "filename=\"heap\""));
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.gcs), 1);
+    int builds = atomic_load(&fx->fake.builds);
+    r = exchange(fx, "GET /debug/pprof/heap?gc=1 HTTP/1.1\r\n\r\n"); /* the same: shared */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Heapsampler-Gc: shared: forced "));
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.builds), builds);
+    r = exchange(fx, "GET /debug/pprof/allocs?gc=1 HTTP/1.1\r\n\r\n"); /* built, no GC */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Heapsampler-Gc: shared: forced "));
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.builds), builds + 1);
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.gcs), 1);
+    r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NULL(strstr(r, "X-Heapsampler-Gc"));
+    r = exchange(fx, "GET /debug/pprof/heap?gc=yes HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 400 "));
+    r = exchange(fx, "GET /debug/pprof/ HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?gc=1\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?debug=1\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?seconds=30\""));
+    finish(fx);
+}
+
 /* ?seconds=1: answered after a second with a delta; a second one while it waits is
  * answered too; a client that leaves early has its baseline released. */
 static void test_delta(void) {
@@ -367,6 +410,7 @@ void register_tests(void) {
         {"profiles, index, HEAD", test_profiles},
         {"errors as Go answers them", test_errors},
         {"one build shared", test_shared_build},
+        {"debug=1 text, gc=1 bounded", test_debug_and_gc},
         {"delta (?seconds=)", test_delta},
         {"bearer token", test_token},
         {"oversized head", test_oversized},

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     F_OUT = 1 << 0, F_PATHS = 1 << 1, F_N = 1 << 2, F_BY = 1 << 3, F_EVERY = 1 << 4,
     F_STACK = 1 << 5, F_FORCE = 1 << 6, F_TIMEOUT = 1 << 7, F_LIB = 1 << 8,
+    F_HTTP = 1 << 9, F_HTTP_TOKEN = 1 << 10, F_GC = 1 << 11,
 };
 
 typedef struct {
@@ -23,11 +25,11 @@ typedef struct {
 
 static const verb_row verbs[] = {
     {"list", CLI_VERB_LIST, false, false, F_TIMEOUT},
-    {"load", CLI_VERB_LOAD, true, true, F_TIMEOUT | F_LIB},
+    {"load", CLI_VERB_LOAD, true, true, F_TIMEOUT | F_LIB | F_HTTP | F_HTTP_TOKEN},
     {"status", CLI_VERB_STATUS, true, false, F_TIMEOUT},
-    {"dump", CLI_VERB_DUMP, true, false, F_OUT | F_PATHS | F_FORCE | F_TIMEOUT},
-    {"top", CLI_VERB_TOP, true, false, F_N | F_BY | F_EVERY | F_STACK | F_TIMEOUT},
-    {"start", CLI_VERB_START, true, true, F_TIMEOUT},
+    {"dump", CLI_VERB_DUMP, true, false, F_OUT | F_PATHS | F_FORCE | F_TIMEOUT | F_GC},
+    {"top", CLI_VERB_TOP, true, false, F_N | F_BY | F_EVERY | F_STACK | F_TIMEOUT | F_GC},
+    {"start", CLI_VERB_START, true, true, F_TIMEOUT | F_HTTP | F_HTTP_TOKEN},
     {"stop", CLI_VERB_STOP, true, false, F_TIMEOUT},
     {"paths", CLI_VERB_PATHS, true, false, F_N | F_OUT | F_FORCE | F_TIMEOUT},
     {"help", CLI_VERB_HELP, false, false, 0},
@@ -49,7 +51,8 @@ static const flag_row flags[] = {
     {"--top", "-n", F_N, true},        {"--by", NULL, F_BY, true},
     {"--every", NULL, F_EVERY, true},  {"--stack", NULL, F_STACK, false},
     {"--force", "-f", F_FORCE, false}, {"--timeout", NULL, F_TIMEOUT, true},
-    {"--lib", NULL, F_LIB, true},
+    {"--lib", NULL, F_LIB, true},      {"--http", NULL, F_HTTP, true},
+    {"--http-token", NULL, F_HTTP_TOKEN, true}, {"--gc", NULL, F_GC, false},
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -146,6 +149,21 @@ static int append_options(cli_args *out, const char *text, char *err, size_t err
     return 0;
 }
 
+/* --http-token FILE: http_token=@FILE with FILE absolute (the JVM, not this shell, reads it). */
+static int append_token_option(cli_args *out, const char *file, char *err, size_t errlen) {
+    char cwd[PATH_MAX], option[PATH_MAX + 32];
+    if (!*file) return fail(err, errlen, "--http-token needs a file name");
+    if (file[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return fail(err, errlen, "--http-token %s: cannot tell the current directory", file);
+    int n = snprintf(option, sizeof option, "http_token=@%s%s%s", file[0] == '/' ? "" : cwd,
+                     file[0] == '/' ? "" : "/", file);
+    if (n < 0 || (size_t)n >= sizeof option) return fail(err, errlen, "--http-token: path too long");
+    if (strchr(file, ','))
+        return fail(err, errlen, "--http-token %s: the agent options cannot carry a ',' in a path",
+                    file);
+    return append_options(out, option, err, errlen);
+}
+
 static int apply_flag(const verb_row *verb, const flag_row *f, const char *value, cli_args *out,
                       char *err, size_t errlen) {
     long v;
@@ -183,6 +201,16 @@ static int apply_flag(const verb_row *verb, const flag_row *f, const char *value
         out->timeout_ms = v;
         return 0;
     case F_LIB: out->lib = value; return 0;
+    case F_GC: out->gc = true; return 0;
+    case F_HTTP: {
+        char option[300];
+        if (!*value || strchr(value, ',') || strlen(value) > 270)
+            return fail(err, errlen, "bad --http '%s': [HOST:]PORT, e.g. 6060 or 127.0.0.1:0",
+                        value);
+        snprintf(option, sizeof option, "http=%s", value);
+        return append_options(out, option, err, errlen);
+    }
+    case F_HTTP_TOKEN: return append_token_option(out, value, err, errlen);
     }
     return fail(err, errlen, "internal: unknown flag");
 }

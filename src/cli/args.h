@@ -2,7 +2,9 @@
  *
  * `heapsampler VERB [PID] [OPTIONS] [FLAGS]`: each verb has the flags it accepts; flags
  * may come before or after the pid. Parsing checks what can be checked without the
- * target (numbers, ranges, the output file's extension); the rest is the verbs' work. */
+ * target (numbers, ranges, the output file's extension); the rest is the verbs' work.
+ * load/start --http [HOST:]PORT and --http-token FILE become the agent options
+ * http=[HOST:]PORT and http_token=@FILE (FILE made absolute: the JVM reads it). */
 #ifndef HS_CLI_ARGS_H
 #define HS_CLI_ARGS_H
 
@@ -36,6 +38,7 @@ typedef struct {
     bool force;              /* replace an existing -o FILE */
     long timeout_ms;         /* --timeout (default 10 s) */
     const char *lib;         /* --lib PATH */
+    bool gc;                 /* dump/top --gc: a full collection first */
 } cli_args;
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L

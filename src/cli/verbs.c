@@ -165,7 +165,7 @@ static int ask_with_outputs(const cli_args *a, const char *command, const char *
 
 int cli_verb_dump(const cli_args *a, cli_err *e) {
     char command[128], paths_file[PATH_MAX];
-    snprintf(command, sizeof command, "dump,format=%s", a->format);
+    snprintf(command, sizeof command, "dump,format=%s%s", a->format, a->gc ? ",gc=1" : "");
     if (a->paths) {
         size_t n = strlen(command);
         snprintf(command + n, sizeof command - n, ",paths=%d", a->paths);
@@ -202,8 +202,9 @@ static int terminal_width(void) {
 
 static int top_once(const cli_args *a, char **answer, cli_err *e) {
     char command[160];
-    snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s", a->n, a->by ? ",by=" : "", a->by ? a->by : "",
-             terminal_width(), a->stack ? ",stack=true" : "");
+    snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s%s", a->n, a->by ? ",by=" : "",
+             a->by ? a->by : "", terminal_width(), a->stack ? ",stack=true" : "",
+             a->gc ? ",gc=1" : "");
     return ask(a, command, answer, e);
 }
 

@@ -29,18 +29,20 @@ static const command_row command_table[] = {
      "format=pprof|html|collapsed|text for this dump (text: the report of top); out=/paths_out= "
      "into existing files instead; gc=1 first forces a full collection (stops the application "
      "like System.gc()) so that every in-use sample is judged"},
-    {"start", HS_CMD_START, {"interval", "log", "rate", NULL},
-     "start[,interval=SIZE][,log=LEVEL][,rate=N/s]",
-     "turn sampling on again after stop, optionally at another interval or rate cap"},
+    {"start", HS_CMD_START, {"interval", "log", "rate", "http", "http_token", NULL},
+     "start[,interval=SIZE][,log=LEVEL][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]]",
+     "turn sampling on again after stop, optionally at another interval or rate cap, and the "
+     "HTTP endpoint of http= (if any); http= (as at startup) opens the endpoint, also while "
+     "sampling runs"},
     {"stop", HS_CMD_STOP, {NULL}, "stop",
-     "turn sampling off and release every tracked weak reference"},
+     "turn sampling off, release every tracked weak reference and close the HTTP endpoint"},
     {"status", HS_CMD_STATUS, {"file", NULL}, "status[,file=PATTERN]",
      "print the agent's state, one fact per line (to the JVM's stdout, or to file=)"},
-    {"top", HS_CMD_TOP, {"n", "by", "width", "stack", NULL},
-     "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true]",
+    {"top", HS_CMD_TOP, {"n", "by", "width", "stack", "gc", NULL},
+     "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1]",
      "print the report: the N (1-1000, default 20) sites with the most in-use bytes (or "
      "allocated, or growing), WIDTH 40-1000 columns (default 100); stack=true adds each "
-     "site's whole stack"},
+     "site's whole stack; gc=1 first forces a full collection, as dump,gc=1"},
     {"paths", HS_CMD_PATHS, {"n", "budget", "out", NULL}, "paths[,n=N][,budget=D][,out=PATH]",
      "print the reference chains from GC roots to the N (1-64, default 5) largest in-use "
      "sites (a heap walk; each stop-the-world pause within budget=, default paths_budget=); "
@@ -50,8 +52,8 @@ static const command_row command_table[] = {
 
 static const char ACCEPTED[] =
     "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1], "
-    "start[,interval=SIZE][,log=LEVEL][,rate=N/s], stop, status[,file=PATTERN], "
-    "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true], "
+    "start[,interval=SIZE][,log=LEVEL][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]], stop, "
+    "status[,file=PATTERN], top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1], "
     "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
@@ -187,7 +189,7 @@ static int parse_stack(const char *value, hs_command *cmd, char *why, size_t why
     return 0;
 }
 
-/* gc=1 (dump): a full collection first, so every in-use sample is judged (liveness.h). */
+/* gc=1 (dump, top): a full collection first, so every in-use sample is judged (liveness.h). */
 static int parse_gc(const char *value, hs_command *cmd, char *why, size_t whylen) {
     if ((value[0] == '0' || value[0] == '1') && value[1] == '\0') {
         cmd->gc = value[0] == '1';
@@ -356,6 +358,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.has_file = items_have_key(items, "file");
     parsed.has_interval = items_have_key(items, "interval");
     parsed.has_rate = items_have_key(items, "rate");
+    parsed.has_http = items_have_key(items, "http") || items_have_key(items, "http_token");
     *cmd = parsed;
     return 0;
 }

@@ -165,6 +165,8 @@ static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
 /* --- the report (top, dump,format=text) ------------------------------------------------- */
 
 static jint run_top(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
+    if (cmd->gc && hs_live_force_collection(agent, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
+        return JNI_ERR; /* it said why */
     hs_snapshot_live live;
     hs_profile *p = hs_dumps_build_now(agent, jni, &live);
     if (!p) return JNI_ERR; /* it said why */
@@ -259,9 +261,6 @@ static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
     return rc == 0 ? JNI_OK : JNI_ERR;
 }
 
-/* How long dump,gc=1 waits for the sweeper to have swept the forced collection. */
-#define FORCED_GC_SWEEP_WAIT_MS 5000
-
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     dump_encoding enc = {.agent = agent, .format = cmd->format, .metric = agent->opts.collapsed};
     hs_dump_request req = {.path = cmd->has_file ? cmd->options.file : NULL, .fd = -1,
@@ -270,7 +269,7 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer
         req.encode = encode_dump;
         req.ctx = &enc;
     }
-    if (cmd->gc && hs_live_force_collection(agent, jni, FORCED_GC_SWEEP_WAIT_MS) != 0)
+    if (cmd->gc && hs_live_force_collection(agent, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
         return JNI_ERR; /* it said why */
     if (cmd->out[0] && (req.fd = open_out("out", cmd->out)) < 0) return JNI_ERR;
     char path[HS_PATH_MAX];
@@ -308,12 +307,48 @@ static int64_t start_interval(hs_agent *agent, const hs_command *cmd) {
     return cmd->has_interval ? cmd->options.interval : atomic_load(&agent->sampling_interval);
 }
 
+/* The endpoint options a start applied become the agent's (status, a later start). */
+static void keep_http_options(hs_agent *agent, const hs_options *o) {
+    agent->opts.http = o->http;
+    agent->opts.http_port = o->http_port;
+    memcpy(agent->opts.http_host, o->http_host, sizeof agent->opts.http_host);
+    memcpy(agent->opts.http_token_file, o->http_token_file, sizeof agent->opts.http_token_file);
+}
+
+/* The endpoint part of start: opens the endpoint of the options (http= of the command, or
+ * of the startup options after a stop closed it), or closes it with http=off. Sets
+ * *opened when this call opened it. 0, or -1 (logged). */
+static int start_http(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, bool *opened) {
+    *opened = false;
+    if (!cmd->options.http) {
+        if (cmd->has_http) hs_http_export_stop(agent); /* http=off */
+        return 0;
+    }
+    *opened = !hs_http_export_address();
+    if (hs_http_export_open_running(agent, &cmd->options, jni) != 0) {
+        *opened = false;
+        return -1;
+    }
+    return 0;
+}
+
 static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     char why[256];
-    if (hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
-        hs_error("start: %s", why);
+    bool running = atomic_load(&agent->phase) == HS_PHASE_RUNNING, opened;
+    if (running && (!cmd->has_http || cmd->has_interval || cmd->has_rate)) {
+        hs_error("start: sampling is not stopped (running)%s",
+                 cmd->has_http ? "; interval= and rate= need a stop first, http= alone opens "
+                                 "the endpoint" : "");
         return JNI_ERR;
     }
+    if (start_http(agent, jni, cmd, &opened) != 0) return JNI_ERR; /* sampling unchanged */
+    if (!running &&
+        hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
+        hs_error("start: %s", why);
+        if (opened) hs_http_export_stop(agent);
+        return JNI_ERR;
+    }
+    if (cmd->has_http) keep_http_options(agent, &cmd->options);
     hs_log_set_level(cmd->options.log);
     agent->opts.log = cmd->options.log;
     if (cmd->has_rate) { /* checked by check_rate before sampling was turned on */
@@ -321,13 +356,18 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answe
         agent->opts.rate = cmd->options.rate;
         agent->opts.rate_period_ns = cmd->options.rate_period_ns;
     }
-    hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again, if dump_period= */
-    answer_text(a, "sampling started");
+    if (!running) hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again */
+    answer_text(a, running ? "sampling already running" : "sampling started");
+    const char *address = hs_http_export_address();
+    if (address) answer_line(a, "http: serving on http://%s/debug/pprof/", address);
+    else if (cmd->has_http) answer_text(a, "http: closed");
     return JNI_OK;
 }
 
 static jint run_stop(hs_agent *agent, JNIEnv *jni, answer *a) {
     char why[256];
+    bool serving = hs_http_export_address() != NULL;
+    hs_http_export_stop(agent); /* the profiler off: no endpoint either (start opens it again) */
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING)
         hs_dumps_stop_periodic(agent); /* no periodic files while the profiler is off */
     if (hs_sampling_pause(agent, agent->jvmti, jni, why, sizeof why) != 0) {
@@ -335,6 +375,7 @@ static jint run_stop(hs_agent *agent, JNIEnv *jni, answer *a) {
         return JNI_ERR;
     }
     answer_text(a, "sampling stopped");
+    if (serving) answer_text(a, "http: closed");
     return JNI_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "control.h"
 #include "dumps.h"
 #include "http_server.h"
+#include "live_tracker.h"
 #include "log.h"
 #include "pprof_routes.h"
 #include "report_facts.h"
@@ -69,17 +70,23 @@ static void release(void *ctx, void *p) {
 typedef struct {
     hs_agent *agent;
     hs_export_format format;
+    bool by_alloc;         /* the text of ?debug=1 on allocs: ranked by allocated bytes */
     hs_snapshot_live live; /* the snapshot fills it before the encoder runs (the report) */
 } encoding;
 
 static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
     encoding *e = ctx;
-    if (e->format != HS_EXPORT_TEXT)
+    if (e->format == HS_EXPORT_PPROF || e->format == HS_EXPORT_HTML)
         return hs_profile_encode_format(e->format == HS_EXPORT_HTML ? HS_FORMAT_HTML
                                                                     : HS_FORMAT_PPROF,
                                         e->agent->opts.collapsed, p, out, len);
     hs_report_options o;
     hs_report_options_defaults(&o);
+    if (e->format == HS_EXPORT_TEXT_ALL) { /* ?debug=1: every site, as Go lists every stack */
+        o.rows = HS_REPORT_ROWS_MAX;
+        o.stacks = true;
+        o.by = e->by_alloc ? HS_RANK_ALLOC : HS_RANK_INUSE;
+    }
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
         hs_text_free(&text);
@@ -113,13 +120,22 @@ static int delta_request(hs_agent *agent, baseline *b, hs_snapshot_request *req,
 }
 
 static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t *len) {
+    hs_agent *agent = ctx;
+    /* ?gc=1: on this agent thread, outside every lock, before the snapshot */
+    if (what->gc && (!serving_phase(agent) ||
+                     hs_live_force_collection(agent, H.jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0))
+        return -1;
     encoding *e = calloc(1, sizeof *e); /* the live facts are large for the thread's stack */
     if (!e) return -1;
-    *e = (encoding){.agent = ctx, .format = what->format};
+    *e = (encoding){.agent = agent, .format = what->format,
+                    .by_alloc = strcmp(what->default_type, "alloc_space") == 0};
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .default_type = what->default_type,
                                .live_out = &e->live,
-                               .what = "served over HTTP: alloc values cover the whole run; "
-                                       "inuse as of the last GC"};
+                               .what = what->gc ? "served over HTTP with gc=1: alloc values "
+                                                  "cover the whole run; inuse as of a full "
+                                                  "collection forced for this request"
+                                                : "served over HTTP: alloc values cover the "
+                                                  "whole run; inuse as of the last GC"};
     uint64_t *now_fp = NULL;
     int rc = what->baseline ? delta_request(e->agent, what->baseline, &req, &now_fp) : 0;
     if (rc == 0) rc = hs_dumps_encode(e->agent, H.jni, &req, encode, e, out, len);
@@ -170,15 +186,18 @@ static void close_server(void) {
     H.routes = NULL;
 }
 
-int hs_http_export_open(hs_agent *agent) {
-    const hs_options *o = &agent->opts;
-    if (!o->http || H.server) return 0;
+/* "HOST:PORT" as given ("[v6]:PORT"). */
+static void shown_address(const hs_options *o, char *out, size_t len) {
+    bool v6 = strchr(o->http_host, ':') != NULL;
+    snprintf(out, len, "%s%s%s:%d", v6 ? "[" : "", o->http_host, v6 ? "]" : "", (int)o->http_port);
+}
+
+/* Binds o's address, reads its token, makes the routes: 0, or -1 (logged, nothing open). */
+static int open_with(hs_agent *agent, const hs_options *o) {
     char err[512], shown[300];
     H.token = o->http_token_file[0] != '\0';
     if (hs_http_server_open(o->http_host, o->http_port, H.token, &H.server, err, sizeof err) != 0) {
-        bool v6 = strchr(o->http_host, ':') != NULL;
-        snprintf(shown, sizeof shown, "%s%s%s:%d", v6 ? "[" : "", o->http_host, v6 ? "]" : "",
-                 (int)o->http_port);
+        shown_address(o, shown, sizeof shown);
         hs_error("bad option 'http=%s': %s", shown, err);
         return -1;
     }
@@ -188,7 +207,8 @@ int hs_http_export_open(hs_agent *agent) {
         hs_error("out of memory setting up http=");
         ok = false;
     }
-    if (!ok || hs_agent_thread_init(&H.thread, agent->jvmti, "heapsampler http") != 0) {
+    /* the thread's monitor is made once: a later start (after stop) reuses it */
+    if (!ok || (!H.thread.wake && hs_agent_thread_init(&H.thread, agent->jvmti, "heapsampler http") != 0)) {
         close_server();
         return -1;
     }
@@ -197,6 +217,11 @@ int hs_http_export_open(hs_agent *agent) {
            "http: serving /debug/pprof/ (heap, allocs, top) and /flamegraph on http://%s%s",
            hs_http_server_address(H.server), H.token ? " (bearer token required)" : "");
     return 0;
+}
+
+int hs_http_export_open(hs_agent *agent) {
+    if (!agent->opts.http || H.server) return 0;
+    return open_with(agent, &agent->opts);
 }
 
 /* --- serving --------------------------------------------------------------------------------- */
@@ -210,13 +235,51 @@ static void JNICALL serve_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
     hs_agent_thread_exiting(&H.thread, jvmti);
 }
 
+/* Starts the serving thread; on failure closes the server. 0, or -1 (logged). */
+static int start_thread(jvmtiEnv *jvmti, JNIEnv *jni, bool phase_ok) {
+    if (phase_ok &&
+        hs_agent_thread_start(&H.thread, jvmti, jni, "heapsampler http", serve_main, NULL) == 0)
+        return 0;
+    hs_warn("http: not serving in this run");
+    close_server();
+    return -1;
+}
+
 void hs_http_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     if (!H.server || H.thread.running) return;
-    if (atomic_load(&agent->phase) != HS_PHASE_RUNNING ||
-        hs_agent_thread_start(&H.thread, jvmti, jni, "heapsampler http", serve_main, NULL) != 0) {
-        hs_warn("http: not serving in this run");
-        close_server();
+    start_thread(jvmti, jni, atomic_load(&agent->phase) == HS_PHASE_RUNNING);
+}
+
+/* Does the endpoint now serving answer for o's address (its port, or any with port 0)? */
+static bool serves_address(const hs_options *o) {
+    char shown[300], bound[300];
+    shown_address(o, shown, sizeof shown);
+    if (o->http_port != 0) return strcmp(shown, hs_http_server_address(H.server)) == 0;
+    snprintf(bound, sizeof bound, "%s", hs_http_server_address(H.server));
+    char *colon = strrchr(bound, ':'), *wanted = strrchr(shown, ':');
+    if (colon) *colon = '\0';
+    if (wanted) *wanted = '\0';
+    return strcmp(shown, bound) == 0;
+}
+
+int hs_http_export_open_running(hs_agent *agent, const hs_options *o, JNIEnv *jni) {
+    if (H.stuck) {
+        hs_error("http: the serving thread of the endpoint closed earlier never ended; no "
+                 "other endpoint can be opened in this JVM");
+        return -1;
     }
+    if (H.server) {
+        if (serves_address(o)) return 0;
+        hs_error("http: already serving on %s; 'stop' closes it (then start,http=... opens "
+                 "another)", hs_http_server_address(H.server));
+        return -1;
+    }
+    if (open_with(agent, o) != 0) return -1;
+    return start_thread(agent->jvmti, jni, true); /* sampling may be stopped: it serves anyway */
+}
+
+const char *hs_http_export_address(void) {
+    return H.server && !H.stuck ? hs_http_server_address(H.server) : NULL;
 }
 
 void hs_http_export_stop(hs_agent *agent) {

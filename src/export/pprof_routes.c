@@ -27,31 +27,47 @@ static const char INDEX_PAGE[] =
     "<body>\n<p>heapsampler: heap profiles of this JVM (Java allocation sites)</p>\n"
     "<table>\n"
     "<tr><td><a href=\"heap\">heap</a></td><td>Allocation since the start and objects in use "
-    "as of the last GC, default sample type inuse_space. Add ?seconds=N (at most 300) for a "
-    "delta of the next N seconds.</td></tr>\n"
+    "as of the last GC, default sample type inuse_space.</td></tr>\n"
     "<tr><td><a href=\"allocs\">allocs</a></td><td>The same profile, default sample type "
     "alloc_space.</td></tr>\n"
     "<tr><td><a href=\"/flamegraph\">flamegraph</a></td><td>The same profile as an "
     "interactive flame graph (HTML).</td></tr>\n"
     "<tr><td><a href=\"top\">top</a></td><td>The largest allocation sites as text: in use "
     "(&plusmn; one standard error), allocated, allocated per second, age.</td></tr>\n"
+    "</table>\n<p>Parameters:</p>\n<table>\n"
+    "<tr><td><a href=\"heap?seconds=30\">?seconds=N</a></td><td>A delta: what is allocated "
+    "during the next N seconds (1 to 300), in use as of the last GC at the end.</td></tr>\n"
+    "<tr><td><a href=\"heap?gc=1\">?gc=1</a></td><td>Force a full garbage collection first "
+    "(it stops the application, as System.gc() does), so that every object in use is judged "
+    "live or dead; at most one forced collection every 5 seconds, later requests share "
+    "it.</td></tr>\n"
+    "<tr><td><a href=\"heap?debug=1\">?debug=1</a></td><td>heap and allocs as text: every "
+    "site with its whole stack, by bytes in use (heap) or allocated (allocs).</td></tr>\n"
     "</table>\n<p>Read them with <code>go tool pprof http://HOST:PORT/debug/pprof/heap</code>."
     "</p>\n</body></html>\n";
+
+/* What a whole-run answer is built from: the route and the parameters that change it. */
+typedef struct {
+    const route *route;
+    bool gc, debug;
+} build_key;
 
 struct hs_pprof_routes {
     hs_profile_source source;
     /* The last build of a whole-run profile, shared by requests for it within
-     * HS_ROUTES_SHARE_MS. */
-    const route *shared_route;
+     * HS_ROUTES_SHARE_MS (HS_ROUTES_GC_SPACING_MS for a gc=1 build). */
+    build_key shared_key;
     uint8_t *shared;
     size_t shared_len;
     int64_t shared_ms;
+    int64_t forced_ms; /* when a collection was last forced; 0: never */
 };
 
 /* A delta waiting for its end. */
 typedef struct {
     const route *route;
     void *baseline;
+    bool gc;
 } pending_delta;
 
 static int64_t now_ms(void) {
@@ -70,7 +86,7 @@ static void forget_shared(hs_pprof_routes *r) {
     free(r->shared);
     r->shared = NULL;
     r->shared_len = 0;
-    r->shared_route = NULL;
+    r->shared_key = (build_key){0};
 }
 
 void hs_pprof_routes_destroy(hs_pprof_routes *r) {
@@ -96,42 +112,72 @@ static void index_page(hs_http_response *resp) {
                                .body_static = true};
 }
 
-/* 200 with the encoded profile (takes bytes). */
-static void profile(hs_http_response *resp, const route *rt, bool delta, uint8_t *bytes,
-                    size_t len) {
+/* The format a request gets: debug=1 turns a pprof route into text. */
+static hs_export_format answer_format(const build_key *key) {
+    return key->debug && key->route->format == HS_EXPORT_PPROF ? HS_EXPORT_TEXT_ALL
+                                                               : key->route->format;
+}
+
+/* 200 with the encoded profile (takes bytes); gc_note: the X-Heapsampler-Gc value or NULL. */
+static void profile(hs_http_response *resp, const build_key *key, bool delta, uint8_t *bytes,
+                    size_t len, const char *gc_note) {
     static const char *const content_types[] = {
         [HS_EXPORT_PPROF] = "application/octet-stream",
         [HS_EXPORT_HTML] = "text/html; charset=utf-8",
-        [HS_EXPORT_TEXT] = "text/plain; charset=utf-8"};
-    *resp = (hs_http_response){.status = 200, .content_type = content_types[rt->format],
+        [HS_EXPORT_TEXT] = "text/plain; charset=utf-8",
+        [HS_EXPORT_TEXT_ALL] = "text/plain; charset=utf-8"};
+    hs_export_format format = answer_format(key);
+    *resp = (hs_http_response){.status = 200, .content_type = content_types[format],
                                .body = bytes, .body_len = len};
-    if (rt->format == HS_EXPORT_PPROF)
-        snprintf(resp->extra_headers, sizeof resp->extra_headers,
-                 "Content-Disposition: attachment; filename=\"%s%s\"\r\n", rt->name,
-                 delta ? "-delta" : "");
+    int n = 0;
+    if (format == HS_EXPORT_PPROF)
+        n = snprintf(resp->extra_headers, sizeof resp->extra_headers,
+                     "Content-Disposition: attachment; filename=\"%s%s\"\r\n", key->route->name,
+                     delta ? "-delta" : "");
+    if (gc_note && n >= 0 && (size_t)n < sizeof resp->extra_headers)
+        snprintf(resp->extra_headers + n, sizeof resp->extra_headers - (size_t)n,
+                 "X-Heapsampler-Gc: %s\r\n", gc_note);
 }
 
-static int build(hs_pprof_routes *r, const route *rt, void *baseline, uint8_t **out,
-                 size_t *len) {
-    hs_export_profile what = {.format = rt->format, .default_type = rt->default_type,
-                              .baseline = baseline};
-    return r->source.build(r->source.ctx, &what, out, len);
+/* Builds the answer for key; with key->gc, forces a collection unless one was forced
+ * within HS_ROUTES_GC_SPACING_MS (then *gc_note says how long ago). */
+static int build(hs_pprof_routes *r, const build_key *key, void *baseline, uint8_t **out,
+                 size_t *len, char *gc_note, size_t note_len) {
+    int64_t since = now_ms() - r->forced_ms;
+    bool force = key->gc && (r->forced_ms == 0 || since >= HS_ROUTES_GC_SPACING_MS);
+    hs_export_profile what = {.format = answer_format(key),
+                              .default_type = key->route->default_type,
+                              .baseline = baseline, .gc = force};
+    if (key->gc && !force) snprintf(gc_note, note_len, "shared: forced %lld ms ago", (long long)since);
+    else if (force) snprintf(gc_note, note_len, "forced");
+    int rc = r->source.build(r->source.ctx, &what, out, len);
+    if (force && rc == 0) r->forced_ms = now_ms();
+    return rc;
+}
+
+static bool same_key(const build_key *a, const build_key *b) {
+    return a->route == b->route && a->gc == b->gc && a->debug == b->debug;
 }
 
 /* The whole run's profile: the shared build when it is recent enough, else a new one. */
-static void whole_run(hs_pprof_routes *r, const route *rt, hs_http_response *resp) {
-    if (r->shared_route != rt || now_ms() - r->shared_ms >= HS_ROUTES_SHARE_MS) {
+static void whole_run(hs_pprof_routes *r, const build_key *key, hs_http_response *resp) {
+    int64_t keep_ms = key->gc ? HS_ROUTES_GC_SPACING_MS : HS_ROUTES_SHARE_MS;
+    char gc_note[64] = "";
+    if (!same_key(&r->shared_key, key) || now_ms() - r->shared_ms >= keep_ms) {
         forget_shared(r);
         uint8_t *bytes = NULL;
         size_t len = 0;
-        if (build(r, rt, NULL, &bytes, &len) != 0) {
+        if (build(r, key, NULL, &bytes, &len, gc_note, sizeof gc_note) != 0) {
             text(resp, 500, "failed to collect profile\n", NULL);
             return;
         }
         r->shared = bytes;
         r->shared_len = len;
-        r->shared_route = rt;
+        r->shared_key = *key;
         r->shared_ms = now_ms();
+    } else if (key->gc) {
+        snprintf(gc_note, sizeof gc_note, "shared: forced %lld ms ago",
+                 (long long)(now_ms() - r->forced_ms));
     }
     uint8_t *copy = malloc(r->shared_len ? r->shared_len : 1);
     if (!copy) {
@@ -139,45 +185,21 @@ static void whole_run(hs_pprof_routes *r, const route *rt, hs_http_response *res
         return;
     }
     memcpy(copy, r->shared, r->shared_len);
-    profile(resp, rt, false, copy, r->shared_len);
-}
-
-/* ?seconds=: 0 when absent, 1..HS_ROUTES_MAX_SECONDS, or -1 with resp set (400). */
-static long seconds_param(const char *query, hs_http_response *resp) {
-    char value[32];
-    int found = hs_http_query_param(query, "seconds", value, sizeof value);
-    if (found == 0) return 0;
-    long seconds = 0;
-    bool digits = found == 1 && value[0] && strspn(value, "0123456789") == strlen(value) &&
-                  strlen(value) <= 9;
-    if (digits) seconds = strtol(value, NULL, 10);
-    if (!digits || seconds <= 0) {
-        text(resp, 400, "invalid value for \"seconds\" - must be a positive integer\n", NULL);
-        return -1;
-    }
-    if (seconds > HS_ROUTES_MAX_SECONDS) {
-        text(resp, 400, "invalid value for \"seconds\" - at most 300\n", NULL);
-        return -1;
-    }
-    return seconds;
+    profile(resp, key, false, copy, r->shared_len, gc_note[0] ? gc_note : NULL);
 }
 
 /* A profile route: now, or later (returns the wait in ms) for ?seconds=. */
 static long serve_profile(hs_pprof_routes *r, const route *rt, const char *query,
                           hs_http_response *resp, void **pending) {
-    char debug[16];
-    bool text_asked = hs_http_query_param(query, "debug", debug, sizeof debug) != 0 &&
-                      strcmp(debug, "0") != 0;
-    long seconds = seconds_param(query, resp);
-    if (seconds < 0) return 0;
-    if (text_asked) {
-        text(resp, 400, seconds ? "seconds and debug params are incompatible\n"
-                                : "debug=N (legacy text) is not served: read the profile with "
-                                  "go tool pprof\n", NULL);
+    hs_pprof_query q;
+    const char *message;
+    if (hs_pprof_query_parse(query, &q, &message) != 0) {
+        text(resp, 400, message, NULL);
         return 0;
     }
-    if (seconds == 0) {
-        whole_run(r, rt, resp);
+    if (q.seconds == 0) {
+        build_key key = {rt, q.gc, q.debug};
+        whole_run(r, &key, resp);
         return 0;
     }
     pending_delta *delta = malloc(sizeof *delta);
@@ -187,9 +209,9 @@ static long serve_profile(hs_pprof_routes *r, const route *rt, const char *query
         text(resp, 500, "failed to collect profile\n", NULL);
         return 0;
     }
-    *delta = (pending_delta){rt, baseline};
+    *delta = (pending_delta){rt, baseline, q.gc};
     *pending = delta;
-    return seconds * 1000;
+    return q.seconds * 1000;
 }
 
 static long handle(void *ctx, const hs_http_request *req, hs_http_response *resp,
@@ -216,8 +238,10 @@ static void resume(void *ctx, void *pending, hs_http_response *resp) {
     pending_delta *delta = pending;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    if (build(r, delta->route, delta->baseline, &bytes, &len) == 0)
-        profile(resp, delta->route, true, bytes, len);
+    build_key key = {delta->route, delta->gc, false};
+    char gc_note[64] = "";
+    if (build(r, &key, delta->baseline, &bytes, &len, gc_note, sizeof gc_note) == 0)
+        profile(resp, &key, true, bytes, len, gc_note[0] ? gc_note : NULL);
     else
         text(resp, 500, "failed to collect profile\n", NULL);
     r->source.release(r->source.ctx, delta->baseline);
