@@ -80,12 +80,17 @@ public final class Endpoint {
 
     /** curl -sS [extra] URL, at most 60 s. */
     Fetch fetch(String path, String... extra) throws IOException, InterruptedException {
+        return fetchUrl(url(path), extra);
+    }
+
+    /** curl -sS [extra] URL, at most 60 s, for an endpoint this class did not start. */
+    static Fetch fetchUrl(String url, String... extra) throws IOException, InterruptedException {
         Path scratch = AgentRunner.newRunDirectory("curl");
         List<String> command = new ArrayList<>(List.of(curl().toString(), "-sS", "--max-time",
                 "60", "-D", scratch.resolve("headers").toString(), "-o",
                 scratch.resolve("body").toString()));
         command.addAll(Arrays.asList(extra));
-        command.add(url(path));
+        command.add(url);
         Process p = new ProcessBuilder(command).redirectErrorStream(false)
                 .redirectError(scratch.resolve("stderr").toFile())
                 .redirectOutput(scratch.resolve("stdout").toFile()).start();
