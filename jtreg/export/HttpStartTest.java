@@ -7,8 +7,8 @@
  *          answer and status show; the index lists gc=1 and debug=1; ?debug=1 is the text
  *          report; go tool pprof -top reads /debug/pprof/heap; ?gc=1 forces a collection
  *          (X-Heapsampler-Gc) after which a set whose objects died after promotion is
- *          confirmed in use within 4 sigma of what the program holds; stop closes the
- *          endpoint and start opens it again
+ *          confirmed in use within 4 sigma of what the program holds; top --gc and
+ *          dump --gc force one too; stop closes the endpoint and start opens it again
  * @library /lib
  * @build PromotedHttpWorkload Endpoint
  * @run driver HttpStartTest
@@ -51,6 +51,12 @@ public class HttpStartTest {
             GoPprof.Result top = GoPprof.pprof(go, "-top", base + "/debug/pprof/heap");
             if (top.exitCode() != 0 || !top.stdout().contains(SITE)) throw new AssertionError("go tool pprof -top");
             confirmedAfterGc(base);
+            Cli.run("top", pid, "--gc", "-n", "3").assertOk().assertStdoutContains("keepHere");
+            java.nio.file.Path dump = t.dir().resolveSibling(t.dir().getFileName() + "-gc.pb.gz");
+            Cli.run("dump", pid, "-o", dump.toString(), "--gc").assertOk();
+            if (!Pprof.read(dump).validate().comments.stream().anyMatch(c -> c.contains("forced collection (gc=1)"))) {
+                throw new AssertionError("dump --gc: no forced collection in the liveness comment");
+            }
             Cli.run("stop", pid).assertOk().assertStdoutContains("http: closed");
             Endpoint.Fetch closed = Endpoint.fetchUrl(base + "/debug/pprof/heap");
             if (closed.exitCode() != 7) throw new AssertionError("after stop, curl exit " + closed.exitCode());
