@@ -100,8 +100,8 @@ public class HttpStartTest {
         long n = PromotedHttpWorkload.KEPT, truth = n * size;
         double p = 1 - Math.exp(-(double) size / INTERVAL);
         double tolerance = 4 * Math.sqrt((1 - p) / (n * p)) * truth;
-        long confirmed = forced.sum("inuse_space", site(forced).and(liveness("confirmed")));
-        long unjudged = forced.sum("inuse_space", site(forced).and(liveness("unjudged")));
+        long confirmed = forced.sum("inuse_space", site(forced).and(Pprof.withLabel("liveness", "confirmed")));
+        long unjudged = forced.sum("inuse_space", site(forced).and(Pprof.withLabel("liveness", "unjudged")));
         System.out.printf("%s in use: plain %d; after gc=1 confirmed %d, unjudged %d; held %d ± %.0f%n",
                 SITE, plain.sum("inuse_space", site(plain)), confirmed, unjudged, truth, tolerance);
         if (Math.abs(confirmed - truth) > tolerance || unjudged != 0) {
@@ -112,14 +112,7 @@ public class HttpStartTest {
                 .assertHeader("Content-Disposition: attachment; filename=\"allocs\"");
     }
 
-    static Predicate<Pprof.Sample> liveness(String value) {
-        return s -> s.labels().stream().anyMatch(l -> l.key().equals("liveness") && l.str().equals(value));
-    }
-
     static Predicate<Pprof.Sample> site(Pprof p) {
-        return s -> {
-            var names = p.stackNames(s);
-            return names.size() > 1 && names.get(0).equals("byte[]") && names.get(1).equals(SITE);
-        };
+        return p.allocatedIn("byte[]", SITE);
     }
 }

@@ -954,6 +954,19 @@ public final class Pprof {
                 .collect(Collectors.toList());
     }
 
+    /** The samples that carry the string label key=value (e.g. liveness=confirmed). */
+    public static Predicate<Sample> withLabel(String key, String value) {
+        return s -> s.labels().stream().anyMatch(l -> l.key().equals(key) && value.equals(l.str()));
+    }
+
+    /** The samples of objects of allocatedClass allocated directly in function. */
+    public Predicate<Sample> allocatedIn(String allocatedClass, String function) {
+        return s -> {
+            List<String> names = stackNames(s);
+            return names.size() > 1 && names.get(0).equals(allocatedClass) && names.get(1).equals(function);
+        };
+    }
+
     /** Sum of one value over all samples. */
     public long total(String type) {
         return sum(type, s -> true);
