@@ -50,6 +50,8 @@ typedef struct {
     const char *default_type;  /* "inuse_space" or "alloc_space" */
     void *baseline;            /* NULL: the whole run; else from mark: allocation since then */
     bool gc;                   /* force a full collection first (and wait for its sweep) */
+    bool gc_shared;            /* gc=1 was asked; the collection forced for an earlier
+                                * request, within HS_ROUTES_GC_SPACING_MS, stands for it */
 } hs_export_profile;
 
 typedef struct {

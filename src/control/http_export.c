@@ -86,6 +86,7 @@ static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
         o.rows = HS_REPORT_ROWS_MAX;
         o.stacks = true;
         o.by = e->by_alloc ? HS_RANK_ALLOC : HS_RANK_INUSE;
+        o.width = 160; /* read in a browser or a file: room for the site names */
     }
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
@@ -95,6 +96,18 @@ static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
     *out = (uint8_t *)text.data;
     *len = text.len;
     return 0;
+}
+
+/* The profile's comment on what its values cover. */
+static const char *served_what(const hs_export_profile *what) {
+    if (what->gc)
+        return "served over HTTP with gc=1: alloc values cover the whole run; inuse as of a "
+               "full collection forced for this request";
+    if (what->gc_shared)
+        return "served over HTTP with gc=1: alloc values cover the whole run; inuse as of the "
+               "last GC (a full collection forced for a gc=1 request less than 5 s earlier "
+               "stands for this one)";
+    return "served over HTTP: alloc values cover the whole run; inuse as of the last GC";
 }
 
 /* A delta's request: the allocation since b, in use as of the last GC. */
@@ -131,11 +144,7 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
                     .by_alloc = strcmp(what->default_type, "alloc_space") == 0};
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .default_type = what->default_type,
                                .live_out = &e->live,
-                               .what = what->gc ? "served over HTTP with gc=1: alloc values "
-                                                  "cover the whole run; inuse as of a full "
-                                                  "collection forced for this request"
-                                                : "served over HTTP: alloc values cover the "
-                                                  "whole run; inuse as of the last GC"};
+                               .what = served_what(what)};
     uint64_t *now_fp = NULL;
     int rc = what->baseline ? delta_request(e->agent, what->baseline, &req, &now_fp) : 0;
     if (rc == 0) rc = hs_dumps_encode(e->agent, H.jni, &req, encode, e, out, len);

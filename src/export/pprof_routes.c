@@ -147,7 +147,8 @@ static int build(hs_pprof_routes *r, const build_key *key, void *baseline, uint8
     bool force = key->gc && (r->forced_ms == 0 || since >= HS_ROUTES_GC_SPACING_MS);
     hs_export_profile what = {.format = answer_format(key),
                               .default_type = key->route->default_type,
-                              .baseline = baseline, .gc = force};
+                              .baseline = baseline, .gc = force,
+                              .gc_shared = key->gc && !force};
     if (key->gc && !force) snprintf(gc_note, note_len, "shared: forced %lld ms ago", (long long)since);
     else if (force) snprintf(gc_note, note_len, "forced");
     int rc = r->source.build(r->source.ctx, &what, out, len);
