@@ -367,7 +367,7 @@ static double confirmed_bytes(const hs_live_view *view, const hs_live_estimate *
 static void add_liveness_comment(hs_profile *p, const hs_live_view *view,
                                  const hs_live_scale_summary *sum, double confirmed) {
     const hs_liveness_state *l = &view->liveness;
-    char when[40] = "";
+    char when[80] = ""; /* ": forced collection (gc=1), at GC epoch 4294967295" fits */
     if (l->markings > 0)
         snprintf(when, sizeof when, ": %s, at GC epoch %u", hs_marking_kind_name(l->last_kind),
                  l->last_epoch);
