@@ -152,7 +152,7 @@ static int build(hs_pprof_routes *r, const build_key *key, void *baseline, uint8
     if (key->gc && !force) snprintf(gc_note, note_len, "shared: forced %lld ms ago", (long long)since);
     else if (force) snprintf(gc_note, note_len, "forced");
     int rc = r->source.build(r->source.ctx, &what, out, len);
-    if (force && rc == 0) r->forced_ms = now_ms();
+    if (force) r->forced_ms = now_ms(); /* a failed build counts too: the spacing holds */
     return rc;
 }
 
