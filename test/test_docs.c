@@ -7,8 +7,8 @@
  *    with its usage line, verbatim;
  *  - every verb, flag and exit code that `heapsampler help` prints is in the man page's
  *    source, docs/heapsampler.1.md;
- *  - every relative link in README.md, CHANGELOG.md and the .md files of docs/ resolves: the file exists
- *    and its #anchor is a heading (GitHub's anchor rules) or an <a id>.
+ *  - every relative link in README.md, CHANGELOG.md and the .md files of docs/ resolves:
+ *    the file exists and its #anchor is a heading (GitHub's anchor rules) or an <a id>.
  *
  * HS_SOURCE_DIR (the source tree) and HS_CLI_PATH (the built command) come from CMake. */
 #include <ctype.h>
@@ -30,15 +30,21 @@
 
 /* ---- Reading -------------------------------------------------------------------------- */
 
-/* The whole file, NUL-terminated (malloc'd), or NULL. */
+/* What the stream holds, NUL-terminated (malloc'd), or NULL. */
+static char *read_all(FILE *f) {
+    char *buf = malloc(MAX_DOC + 1);
+    size_t n = buf ? fread(buf, 1, MAX_DOC, f) : 0;
+    if (buf) buf[n] = '\0';
+    return buf;
+}
+
+/* The whole file (malloc'd), or NULL. */
 static char *read_text(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    char *buf = malloc(MAX_DOC + 1);
-    size_t n = buf ? fread(buf, 1, MAX_DOC, f) : 0;
+    char *text = read_all(f);
     fclose(f);
-    if (buf) buf[n] = '\0';
-    return buf;
+    return text;
 }
 
 static char *read_source(const char *relative) {
@@ -51,11 +57,9 @@ static char *read_source(const char *relative) {
 static char *run_output(const char *command) {
     FILE *p = popen(command, "r");
     if (!p) return NULL;
-    char *buf = malloc(MAX_DOC + 1);
-    size_t n = buf ? fread(buf, 1, MAX_DOC, p) : 0;
+    char *out = read_all(p);
     pclose(p);
-    if (buf) buf[n] = '\0';
-    return buf;
+    return out;
 }
 
 /* ---- Markdown sections ---------------------------------------------------------------- */
@@ -205,8 +209,9 @@ static int check_verbs(const char *help, span man) {
     span commands = section(man, "# COMMANDS");
     CU_ASSERT_PTR_NOT_NULL_FATAL(commands.start);
     int n = 0;
-    for (const char *p = strstr(help, "\n  heapsampler "); p; p = strstr(p + 1, "\n  heapsampler ")) {
-        const char *w = p + 15;
+    static const char usage[] = "\n  heapsampler ";
+    for (const char *p = strstr(help, usage); p; p = strstr(p + 1, usage)) {
+        const char *w = p + strlen(usage);
         char verb[64];
         snprintf(verb, sizeof verb, "%.*s", (int)strcspn(w, " \n"), w);
         expect_in_man(commands, "verb", verb);
@@ -302,7 +307,8 @@ static void anchor_add(anchor_set *set, const char *name) {
     if (set->count == 512) return;
     char unique[128];
     snprintf(unique, sizeof unique, "%s", name);
-    for (int k = 1; anchor_known(set, unique); k++) snprintf(unique, sizeof unique, "%s-%d", name, k);
+    for (int k = 1; anchor_known(set, unique); k++)
+        snprintf(unique, sizeof unique, "%s-%d", name, k);
     snprintf(set->names[set->count++], 128, "%s", unique);
 }
 
