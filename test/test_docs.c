@@ -131,6 +131,19 @@ static bool option_default(const char *help, const char *key, char *out, size_t 
     return true;
 }
 
+/* The option names the help lists under "Options:": rows "  name  description" (a name at
+ * column 2), up to the first empty line. */
+static int help_keys(const char *help, char keys[][64], int max) {
+    int n = 0;
+    const char *p = strstr(help, "\nOptions:\n");
+    for (p = p ? p + 9 : NULL; p && p[1] != '\n' && n < max; p = strchr(p + 1, '\n')) {
+        const char *line = p + 1;
+        if (strncmp(line, "  ", 2) != 0 || line[2] == ' ' || line[2] == '\n') continue;
+        snprintf(keys[n++], 64, "%.*s", (int)strcspn(line + 2, " \n"), line + 2);
+    }
+    return n;
+}
+
 static void test_every_option_documented(void) {
     char *doc = read_source("docs/options.md");
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -142,6 +155,9 @@ static void test_every_option_documented(void) {
     char keys[64][64];
     int n = option_keys(keys, 64);
     CU_ASSERT(n >= 20); /* the table as of writing; fewer means the parse above broke */
+    char listed[64][64]; /* the help lists the same keys: the error's list was not cut short */
+    CU_ASSERT_EQUAL(help_keys(help, listed, 64), n);
+    for (int i = 0; i < n; i++) CU_ASSERT_STRING_EQUAL(listed[i], keys[i]);
     for (int i = 0; i < n; i++) {
         char heading[96], want[256], deflt[160];
         snprintf(heading, sizeof heading, "### `%.60s`", keys[i]);
