@@ -8,7 +8,9 @@
  *  - every verb, flag and exit code that `heapsampler help` prints is in the man page's
  *    source, docs/heapsampler.1.md;
  *  - every relative link in README.md, CHANGELOG.md and the .md files of docs/ resolves:
- *    the file exists and its #anchor is a heading (GitHub's anchor rules) or an <a id>.
+ *    the file exists and its #anchor is a heading (GitHub's anchor rules) or an <a id>;
+ *  - every hs_warn/hs_error line of the agent and every failure line of the command
+ *    (src/cli/) has a row in docs/troubleshooting.md: the text before its first conversion.
  *
  * HS_SOURCE_DIR (the source tree) and HS_CLI_PATH (the built command) come from CMake. */
 #include <ctype.h>
@@ -446,6 +448,90 @@ static void test_links_resolve(void) {
     CU_ASSERT(links > 50); /* README and docs/ link to each other: none found means a bug here */
 }
 
+/* ---- (d) every log and error line has a row in docs/troubleshooting.md ------------------ */
+
+/* The literal text of a call's format (adjacent string literals joined) up to its first
+ * conversion, trimmed: the part of the line a reader can search for. "" when the format is
+ * not a literal. */
+static void format_prefix(const char *p, char *out, size_t len) {
+    size_t o = 0;
+    p += strspn(p, " \t\n");
+    while (*p == '"') {
+        for (p++; *p && *p != '"' && o + 1 < len; p++) {
+            if (*p == '\\' && p[1]) p++;           /* an escaped character as itself */
+            else if (*p == '%' && p[1] != '%') goto done; /* the first conversion */
+            else if (*p == '%') p++;                  /* %% prints one % */
+            out[o++] = *p;
+        }
+        if (*p != '"') goto done;
+        p++;
+        p += strspn(p, " \t\n");
+    }
+done:
+    while (o > 0 && out[o - 1] == ' ') o--;
+    out[o] = '\0';
+}
+
+/* Checks each call of `call` in text: its line's prefix (8 bytes or more) must be in doc. */
+static int check_calls(const char *file, const char *text, const char *call, bool skip_arg,
+                       const char *doc) {
+    int n = 0;
+    for (const char *p = strstr(text, call); p; p = strstr(p + 1, call)) {
+        const char *args = p + strlen(call);
+        if (skip_arg) args = strchr(args, ',') ? strchr(args, ',') + 1 : args; /* the exit code */
+        char prefix[256];
+        format_prefix(args, prefix, sizeof prefix);
+        if (strlen(prefix) < 8) continue;
+        n++;
+        if (!strstr(doc, prefix)) {
+            fprintf(stderr, "%s: the line '%s...' has no row in docs/troubleshooting.md\n", file,
+                    prefix);
+            CU_FAIL("a log or error line is missing from docs/troubleshooting.md");
+        }
+    }
+    return n;
+}
+
+/* The agent's hs_warn/hs_error lines, and the command's (src/cli/) failure lines. */
+static int check_lines_under(const char *relative_dir, const char *doc) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", HS_SOURCE_DIR, relative_dir);
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    bool cli = strstr(relative_dir, "/cli") != NULL;
+    for (struct dirent *e; (e = readdir(d));) {
+        char file[512];
+        snprintf(file, sizeof file, "%s/%s", relative_dir, e->d_name);
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.') continue;
+        if (len < 2 || strcmp(e->d_name + len - 2, ".c") != 0) {
+            n += check_lines_under(file, doc); /* a folder (or nothing, when it is not one) */
+            continue;
+        }
+        char *text = read_source(file);
+        if (!text) continue;
+        if (cli) {
+            n += check_calls(file, text, "cli_fail(e,", true, doc);
+            n += check_calls(file, text, "fail(err, errlen,", false, doc);
+        } else {
+            n += check_calls(file, text, "hs_warn(", false, doc);
+            n += check_calls(file, text, "hs_error(", false, doc);
+        }
+        free(text);
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_every_line_in_troubleshooting(void) {
+    char *doc = read_source("docs/troubleshooting.md");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    int lines = check_lines_under("src", doc);
+    CU_ASSERT(lines > 100); /* the agent's and the command's, as of writing */
+    free(doc);
+}
+
 /* The checker's own rules, on known cases. */
 static void test_anchor_rules(void) {
     char out[128];
@@ -464,6 +550,11 @@ static void test_anchor_rules(void) {
     blank_code_spans(line);
     CU_ASSERT_PTR_NULL(strstr(line, "](b"));
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "](d.md"));
+    char prefix[64];
+    format_prefix(" \"cannot write '%s': \"\n  \"x\"", prefix, sizeof prefix);
+    CU_ASSERT_STRING_EQUAL(prefix, "cannot write '");
+    format_prefix("\"100%% of \"\n \"%d\"", prefix, sizeof prefix);
+    CU_ASSERT_STRING_EQUAL(prefix, "100% of");
 }
 
 void register_tests(void) {
@@ -473,6 +564,7 @@ void register_tests(void) {
         {"heapsampler help's verbs, flags, exit codes in its man page", test_cli_help_in_man_page},
         {"the link checker's anchor rules", test_anchor_rules},
         {"every relative link and anchor resolves", test_links_resolve},
+        {"every log and error line in docs/troubleshooting.md", test_every_line_in_troubleshooting},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("docs", tests);
