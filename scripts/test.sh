@@ -43,7 +43,7 @@ for work in "$root"/build/jtreg-*; do
     jdk=${work##*/jtreg-}
     summary="$work/report/text/summary.txt"
     if [ -f "$summary" ]; then
-        # which tests: the whole suite, or a group (README, "Tests": core on JDK 11 and 21)
+        # which tests: the whole suite, or a group (docs/testing.md, "Per-JDK plan": core on JDK 11 and 21)
         group=$(grep -v '^-' "$work/report/text/cmdArgs.txt" 2>/dev/null | grep -o ':[a-z]*$' | head -n 1 || true)
         what="whole suite"
         [ -n "$group" ] && what="group ${group#:}"
