@@ -222,13 +222,16 @@ static void expect_in_man(span man, const char *what, const char *token) {
     }
 }
 
-/* The words of `help`'s usage lines: "  heapsampler VERB ..." and "help | --version". */
+/* The words of `help`'s usage lines: "  heapsampler VERB ..." and "help | --version", read
+ * up to the "flags:" paragraph (the examples below it pipe into other programs). */
 static int check_verbs(const char *help, span man) {
     span commands = section(man, "# COMMANDS");
     CU_ASSERT_PTR_NOT_NULL_FATAL(commands.start);
     int n = 0;
     static const char usage[] = "\n  heapsampler ";
-    for (const char *p = strstr(help, usage); p; p = strstr(p + 1, usage)) {
+    const char *end = strstr(help, "\nflags:");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    for (const char *p = strstr(help, usage); p && p < end; p = strstr(p + 1, usage)) {
         const char *w = p + strlen(usage);
         char verb[64];
         snprintf(verb, sizeof verb, "%.*s", (int)strcspn(w, " \n"), w);
