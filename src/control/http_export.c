@@ -50,7 +50,8 @@ static bool serving_phase(hs_agent *agent) {
 static void *mark(void *ctx) {
     hs_agent *agent = ctx;
     baseline *b = calloc(1, sizeof *b);
-    if (!b || !serving_phase(agent) || !(b->fp = hs_snapshot_read_weights(agent, &b->n))) {
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    if (!b || !serving_phase(agent) || !(b->fp = hs_snapshot_read_weights(&src, &b->n))) {
         free(b);
         return NULL;
     }
@@ -95,7 +96,8 @@ static int delta_request(hs_agent *agent, baseline *b, hs_snapshot_request *req,
                          uint64_t **now_fp) {
     uint32_t n = 0;
     if (!serving_phase(agent)) return -1;
-    *now_fp = hs_snapshot_read_weights(agent, &n);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    *now_fp = hs_snapshot_read_weights(&src, &n);
     if (!*now_fp || !hs_snapshot_extend_weights(&b->fp, &b->n, n)) {
         free(*now_fp);
         *now_fp = NULL;
