@@ -1,9 +1,11 @@
 /* agent.h: the agent's state, in one place.
  *
  * There is one agent per JVM. Everything it owns hangs off hs_agent: the options, the
- * sampling tables, the symbol cache, counters. The entry points (agent.c), the
- * allocation callback (sampler.c), the snapshot (snapshot.c) and later the attach path
- * all reach it through hs_agent_get(). */
+ * sampling tables, the symbol cache, counters. Only the top layer reaches it through
+ * hs_agent_get(): the entry points and JVMTI callbacks (agent.c), control/, and the
+ * allocation callback (sampler.c). The modules below control/ are given the narrow part
+ * they read (hs_agent_sampled, hs_agent_snapshot_source, hs_agent_retention_source, the
+ * live tracker's hs_live_config and slot), never the agent. */
 #ifndef HS_AGENT_H
 #define HS_AGENT_H
 
@@ -16,6 +18,9 @@
 
 #include "options.h"
 #include "overflow.h"
+#include "retention.h"
+#include "sampled.h"
+#include "snapshot.h"
 
 struct hs_stack_store;
 struct hs_sample_table;
@@ -32,16 +37,6 @@ typedef enum {
     HS_PHASE_STOPPED       /* VMDeath seen (or a fatal setup error): callbacks do nothing */
 } hs_phase;
 
-/* Counters the profile's comments and log=info report. All monotonic, all rare: the
- * count of samples recorded is not kept here but summed from the sample table, so the
- * hot path never touches a counter line that every thread shares. */
-typedef struct {
-    atomic_uint_fast64_t dropped;        /* samples lost: a table was full */
-    atomic_uint_fast64_t stack_errors;   /* GetStackTrace failed */
-    atomic_uint_fast64_t truncated;      /* stacks cut at depth= */
-    atomic_uint_fast64_t live_deleted;   /* weak refs deleted */
-    atomic_uint_fast64_t live_untracked; /* admitted samples that found no slot */
-} hs_counters;
 
 /* Callbacks in flight are counted in stripes, each on its own cache line, a thread always
  * in the same one: with one shared counter, every sample of every thread would bounce that
@@ -95,6 +90,13 @@ static inline void hs_agent_leave(atomic_int *stripe) { atomic_fetch_sub(stripe,
 
 /* Waits up to timeout_ms for every callback to leave; true when none is left. */
 bool hs_agent_drain(hs_agent *agent, int timeout_ms);
+
+/* What the modules below control/ are given instead of the agent: the sampling tables
+ * and counters (sampled.h), a snapshot's source (snapshot.h), a retention walk's
+ * (retention.h). */
+hs_sampled hs_agent_sampled(hs_agent *agent);
+hs_snapshot_source hs_agent_snapshot_source(hs_agent *agent);
+hs_retention_source hs_agent_retention_source(hs_agent *agent);
 
 /* The SampledObjectAlloc callback (sampler.c). */
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,

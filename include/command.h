@@ -104,4 +104,14 @@ bool hs_command_drop_item(const char *text, const char *key, char *out, size_t l
 /* The commands and what they take, one per line, for `help`. Returns the length needed. */
 size_t hs_command_help(char *buf, size_t len);
 
+/* One row of the command table, as `help`, the error lines and the reference read it. */
+typedef struct {
+    const char *word;        /* "dump" */
+    const char *usage;       /* "dump[,file=PATTERN]..." (reply=PATH not repeated) */
+    const char *description; /* one paragraph */
+} hs_command_info;
+
+/* The commands, in the help's order: i from 0 while it returns true. */
+bool hs_command_describe(size_t i, hs_command_info *out);
+
 #endif

@@ -17,15 +17,17 @@
 #define HS_LIVE_TRACKER_H
 
 #include <jvmti.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agent.h"
 #include "growth.h"
 #include "heap_usage.h"
 #include "live_age.h"
 #include "live_scale.h"
 #include "liveness.h"
+#include "options.h"
+#include "sampled.h"
 
 /* Growing sites a dump reports. */
 #define HS_SUSPECTS_MAX 5
@@ -84,36 +86,60 @@ typedef enum {
                                 * (peak=; G1 humongous objects not included) */
 } hs_live_when;
 
-/* At VMInit (or attach): table, heap source, GC events, the sweeper thread. 0 or -1. */
-int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
+/* Where the owner publishes its tracker (NULL: tracking off). Every call below takes the
+ * slot and reads the tracker from it once; the tracker keeps the hs_live_config it was
+ * started with, so nothing here reaches back into its owner. */
+typedef _Atomic(struct hs_live_tracker *) hs_live_slot;
 
-/* GarbageCollectionFinish callback: bumps the epoch, wakes the sweeper. No JNI. */
-void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti);
+/* What the owner gives the tracker at start. */
+typedef struct {
+    jvmtiEnv *jvmti;
+    hs_sampled sampled;         /* the sample table (untracked weight goes to its buckets),
+                                 * names for suspects, the counters live_* */
+    atomic_uint *gc_epoch;      /* GC epochs: the owner's GC callback bumps it before
+                                 * hs_live_on_gc; a forced collection opens one itself */
+    uint32_t track;             /* track=: live table capacity */
+    hs_heap_source heap_source; /* heap_source= */
+    bool peak;                  /* keep the peak's live view (peak=) */
+    /* Waits up to timeout_ms until no callback of the owner that may have read the slot
+     * before it was cleared is still running; true when none is. */
+    bool (*drain)(void *ctx, int timeout_ms);
+    void *drain_ctx;
+} hs_live_config;
+
+/* At VMInit (or attach): table, heap source, GC events, the sweeper thread; publishes the
+ * tracker in *slot. 0 or -1. */
+int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jvmti, JNIEnv *jni);
+
+/* GarbageCollectionFinish, called by the owner's callback (counted in flight, after it
+ * bumped the GC epoch to `epoch`) with the tracker it read: notes a complete marking,
+ * wakes the sweeper. No JNI. */
+void hs_live_on_gc(struct hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch);
 
 /* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp) in
- * tracker t, read from agent->live by a caller counted in flight. */
-void hs_live_track(hs_agent *agent, struct hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
-                   jobject object, uint32_t bucket, uint64_t size, uint64_t weight_fp);
+ * tracker t, read from the slot by a caller counted in flight. */
+void hs_live_track(struct hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
+                   uint32_t bucket, uint64_t size, uint64_t weight_fp);
 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
  * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */
-int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
+int hs_live_collect(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view);
 /* The same for the view `when` asks for. HS_LIVE_PEAK fails (-1) when no peak was seen
  * (no GC yet, or peak off). Free the view with hs_live_view_free even after a failure. */
-int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
+int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
                          hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
 /* Is this bucket a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
  * (serialized with the sweeper). False when live tracking is off. */
-bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out);
+bool hs_live_suspect(hs_live_slot *slot, uint32_t bucket, hs_growth_site *out);
 
 /* dump,gc=1: forces a collection (JVMTI ForceGarbageCollection, on the calling thread, which
  * must be a Java thread outside any of the tracker's locks), records it as a complete
  * marking of every sample allocated before the call (the call opens a GC epoch of its own
  * first, so gc_age counts it as one more GC), and waits (at most wait_ms) for the
  * sweeper to have swept it. 0, or -1 (logged) when tracking is off or the call failed. */
-int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms);
+int hs_live_force_collection(hs_live_slot *slot, JNIEnv *jni, int wait_ms);
 /* The wait_ms of dump,gc=1 and the endpoint's ?gc=1. */
 #define HS_LIVE_FORCED_GC_WAIT_MS 5000
 
@@ -121,11 +147,11 @@ int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms);
  * tracked without references, excepted), serialized with the sweeper; fn may use JNI
  * (NewLocalRef) but must not delete the ref. 0, or -1 when live tracking is off. */
 typedef void (*hs_live_object_fn)(uint32_t bucket, jweak ref, void *ctx);
-int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx);
+int hs_live_each_object(hs_live_slot *slot, hs_live_object_fn fn, void *ctx);
 
 /* The `stop` command, after sampling stopped: deletes every tracked weak ref (the GC then
  * has none of ours to process). Tracking goes on with the next samples. Returns how many. */
-uint64_t hs_live_release_refs(hs_agent *agent, JNIEnv *jni);
+uint64_t hs_live_release_refs(hs_live_slot *slot, JNIEnv *jni);
 
 /* What `status` reports of the live heap. */
 typedef struct {
@@ -138,12 +164,12 @@ typedef struct {
     int liveness_supported;
 } hs_live_status_info;
 /* 0, or -1 when live tracking is off (out zeroed). */
-int hs_live_status(hs_agent *agent, hs_live_status_info *out);
+int hs_live_status(hs_live_slot *slot, hs_live_status_info *out);
 
 /* For OutOfMemoryError episodes: *low = the lowest heap used after a GC since the previous
  * call (then forgotten), *last = the newest (0: unknown). Returns whether *low is valid
  * (a GC with a known figure was seen since the previous call). Any thread. */
-bool hs_live_heap_low_water(hs_agent *agent, uint64_t *low, uint64_t *last);
+bool hs_live_heap_low_water(hs_live_slot *slot, uint64_t *low, uint64_t *last);
 
 /* True on the sweeper thread, and on a thread inside hs_live_collect*: such a thread may
  * hold the tracker's lock, so an OutOfMemoryError it meets must not start a dump. */
@@ -151,14 +177,14 @@ bool hs_live_thread_is_busy(void);
 
 /* Whether a peak was recorded (peak= on, a GC seen); its heap used after GC and the wall
  * clock of its sweep. Any thread. */
-bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos);
+bool hs_live_peak(hs_live_slot *slot, uint64_t *used, int64_t *nanos);
 
 /* At VMDeath, before the final dump: stops the sweeper thread (bounded wait). */
-void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni);
+void hs_live_prepare_final_dump(hs_live_slot *slot, JNIEnv *jni);
 /* After the final dump: deletes every weak ref, logs the ref counts, and frees the tracker
  * unless something may still use it: callbacks_drained false (a sampling callback was
  * still inside when VMDeath stopped waiting), a sweeper that has not exited, or a GC
  * callback that does not leave in time. Then it stays allocated, and a line says so. */
-void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained);
+void hs_live_stop(hs_live_slot *slot, JNIEnv *jni, bool callbacks_drained);
 
 #endif

@@ -81,6 +81,18 @@ int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errle
  * Returns the length it needed (like snprintf). */
 size_t hs_options_help(char *buf, size_t len);
 
+/* One row of the option table, as the help text, the startup errors and the reference
+ * (docs/options.md, checked against `hs_reference`) all read it. */
+typedef struct {
+    const char *name;
+    const char *default_text; /* NULL: a flag, given without a value (off until given) */
+    const char *accepted;     /* what a bad value's error line says is accepted */
+    const char *description;  /* one line of help */
+} hs_option_info;
+
+/* The rows of the option table, in the help's order: i from 0 while it returns true. */
+bool hs_options_describe(size_t i, hs_option_info *out);
+
 /* Writes opts back as an option string, for the profile's comments. */
 size_t hs_options_format(const hs_options *opts, char *buf, size_t len);
 

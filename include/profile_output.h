@@ -5,17 +5,16 @@
 
 #include <jni.h>
 
-#include "agent.h"
 #include "snapshot.h"
 #include "profile.h"
 
-/* Writes the agent's current profile to path in the format of format=. On any failure
+/* Writes the current profile of src to path in the format of format=. On any failure
  * logs one "heapsampler:" line naming the path and the reason, and returns -1; a profile
  * already at path is then left as it was. */
-int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path);
+int hs_write_profile(const hs_snapshot_source *src, JNIEnv *jni, const char *path);
 
 /* The same for a snapshot request (snapshot.h; NULL: the whole run, as above). */
-int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
+int hs_write_profile_request(const hs_snapshot_source *src, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req);
 
 /* Encodes p in one format (collapsed: the metric collapsed= names). Bytes malloc'd. 0 or -1. */
@@ -34,7 +33,7 @@ typedef struct {
 } hs_profile_target;
 
 /* hs_write_profile_request to a target. 0, or -1 with one line logged. */
-int hs_write_profile_to(hs_agent *agent, JNIEnv *jni, const hs_profile_target *target,
+int hs_write_profile_to(const hs_snapshot_source *src, JNIEnv *jni, const hs_profile_target *target,
                         const hs_snapshot_request *req);
 
 /* Writes a profile built elsewhere (the retention paths) as gzipped pprof, atomically.

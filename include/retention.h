@@ -27,12 +27,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agent.h"
+#include "live_tracker.h"
 #include "profile.h"
 #include "retention_plan.h"
+#include "sampled.h"
 
 #define HS_RETENTION_NODE_BUDGET (1u << 21) /* 2M objects: 40 MB of nodes */
 #define HS_RETENTION_PER_SITE 4             /* tracked objects whose path is sought */
+
+/* What a retention walk reads, filled by its owner (control/). */
+typedef struct hs_retention_source {
+    JavaVM *vm;               /* the walk takes a JVMTI environment of its own */
+    hs_sampled sampled;       /* sites: sizes, names */
+    hs_live_slot *live;       /* the tracked objects (live_tracker.h) */
+    const char *java_version; /* how the JVM marks object headers in a walk */
+} hs_retention_source;
 
 /* Walks and writes the paths profile of the `sites` sites with the most in-use bytes to
  * `path` (atomically). budget_ms bounds each stop-the-world pause of the walk
@@ -40,7 +49,7 @@
  * (may be NULL) with what the walk reached and visited, for an answer to the operator
  * (hs_retention_format_figures). JNI thread, live tracking on. 0, or -1 with one logged
  * line. */
-int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
+int hs_retention_write(const hs_retention_source *src, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t budget_ms, hs_retention_figures *figures);
 
 /* The same walk, the paths profile returned instead of written (the `paths` command
@@ -49,7 +58,7 @@ int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t 
  *   site <rank>: <site key>, <bytes> in use: <k> of <m> reached
  * Fills *figures (may be NULL) as hs_retention_write does. NULL on failure (logged).
  * Free with hs_profile_free. */
-hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
+hs_profile *hs_retention_build(const hs_retention_source *src, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
                                hs_retention_figures *figures);
 
 /* The paths file beside a profile: "d/heap.pb.gz" -> "d/heap-paths.pb.gz", "d/x.y" ->

@@ -17,30 +17,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agent.h"
 #include "growth.h"
 #include "log.h"
 #include "profile.h"
+#include "sampled.h"
 
 struct hs_live_view;
 
-/* hs_growth_bucket_fn over the agent's sample table (ctx: the hs_agent). */
-int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *agent);
+/* hs_growth_bucket_fn over the sample table (ctx: a const hs_sampled *). */
+int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *sampled);
 
 /* The report's key of a bucket's site (report.h): "Frame.name:line → Class" for its first
  * frame outside the JDK. */
-void hs_suspect_site_key(hs_agent *agent, uint32_t bucket, char *out, size_t len);
+void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len);
 /* The span a suspect's growth covers: "15 GCs", "45 s", "10 min", "3.5 h". */
 void hs_suspect_span(const hs_growth_site *s, char *out, size_t len);
 
 /* One suspect as text (without the "suspect: " prefix); age_weight: the bucket's
  * HS_AGE_BUCKETS weights, or NULL when unknown. */
-void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *age_weight,
+void hs_suspect_format(const hs_sampled *sampled, const hs_growth_site *s, const double *age_weight,
                        char *out, size_t len);
 
 /* Adds the growth comments and one comment per suspect to p (may be NULL), and logs a
  * `suspect: ...` line per suspect at `level`. */
-void hs_suspects_report(hs_agent *agent, hs_profile *p, const struct hs_live_view *view,
+void hs_suspects_report(const hs_sampled *sampled, hs_profile *p, const struct hs_live_view *view,
                         hs_log_level level);
 
 

@@ -203,10 +203,11 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     if (phase != HS_PHASE_RUNNING && phase != HS_PHASE_PAUSED) return;
     hs_dumps_stop_periodic(agent);
     bool drained = hs_sampling_end(agent, jvmti);
-    if (agent->opts.live) hs_live_prepare_final_dump(agent, jni);
+    if (agent->opts.live) hs_live_prepare_final_dump(&agent->live, jni);
     hs_dumps_write_exit(agent, jni);
     char overflow[512]; /* the dump-time half of the overflow warning */
-    if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(&src), overflow,
                              sizeof overflow))
         hs_warn("%s", overflow);
     hs_counters *c = &agent->counters;
@@ -215,7 +216,7 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
     log_rate_status(agent);
-    if (agent->opts.live) hs_live_stop(agent, jni, drained);
+    if (agent->opts.live) hs_live_stop(&agent->live, jni, drained);
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
@@ -226,13 +227,25 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     pthread_mutex_unlock(&agent->lifecycle_lock);
 }
 
+/* GarbageCollectionFinish: bumps the GC epoch and hands the collection to the live tracker
+ * (hs_live_on_gc: no JNI). Counted in flight like a sampling callback, so a teardown that
+ * cleared agent->live waits for us before it frees the tracker we may have read. */
+static void JNICALL on_gc_finish(jvmtiEnv *jvmti) {
+    hs_agent *agent = hs_agent_get();
+    uint32_t epoch = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release) + 1;
+    atomic_int *in_flight = hs_agent_enter(agent);
+    struct hs_live_tracker *t = atomic_load(&agent->live);
+    if (t) hs_live_on_gc(t, jvmti, epoch);
+    hs_agent_leave(in_flight);
+}
+
 static int register_callbacks(jvmtiEnv *jvmti) {
     jvmtiEventCallbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);
     callbacks.VMInit = on_vm_init;
     callbacks.VMDeath = on_vm_death;
     callbacks.SampledObjectAlloc = hs_on_sampled_object_alloc;
-    callbacks.GarbageCollectionFinish = hs_live_on_gc_finish;
+    callbacks.GarbageCollectionFinish = on_gc_finish;
     callbacks.ResourceExhausted = hs_dumps_on_resource_exhausted;
     if (check_jvmti(jvmti, (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof callbacks),
                     "SetEventCallbacks") != 0)

@@ -32,3 +32,23 @@ static bool none_in_flight(void *agent) { return hs_agent_callbacks_in_flight(ag
 bool hs_agent_drain(hs_agent *agent, int timeout_ms) {
     return hs_wait_until(none_in_flight, agent, timeout_ms);
 }
+
+hs_sampled hs_agent_sampled(hs_agent *agent) {
+    return (hs_sampled){.stacks = agent->stacks, .samples = agent->samples,
+                        .symbols = agent->symbols, .counters = &agent->counters,
+                        .interval = agent->opts.interval};
+}
+
+hs_snapshot_source hs_agent_snapshot_source(hs_agent *agent) {
+    return (hs_snapshot_source){.sampled = hs_agent_sampled(agent), .opts = &agent->opts,
+                                .overflow = &agent->overflow,
+                                .thread_names = agent->thread_names,
+                                .throttle = agent->throttle, .live = &agent->live,
+                                .vm_name = agent->vm_name, .java_version = agent->java_version,
+                                .start_nanos = agent->start_nanos};
+}
+
+hs_retention_source hs_agent_retention_source(hs_agent *agent) {
+    return (hs_retention_source){.vm = agent->vm, .sampled = hs_agent_sampled(agent),
+                                 .live = &agent->live, .java_version = agent->java_version};
+}

@@ -402,6 +402,13 @@ bool hs_command_drop_item(const char *text, const char *key, char *out, size_t l
     return true;
 }
 
+bool hs_command_describe(size_t i, hs_command_info *out) {
+    if (i >= COUNT_OF(command_table)) return false;
+    *out = (hs_command_info){.word = command_table[i].word, .usage = command_table[i].usage,
+                             .description = command_table[i].description};
+    return true;
+}
+
 size_t hs_command_help(char *buf, size_t len) {
     size_t need = 0;
     int n = snprintf(buf, len, "heapsampler commands (jcmd <pid> JVMTI.agent_load <library> "

@@ -49,7 +49,7 @@ static void status_sampling(hs_agent *agent, hs_bounded *out) {
 
 static void status_live(hs_agent *agent, hs_bounded *out) {
     hs_live_status_info live;
-    if (hs_live_status(agent, &live) != 0) {
+    if (hs_live_status(&agent->live, &live) != 0) {
         hs_bounded_printf(out, "live: off%s\n", agent->opts.live ? " (tracking could not start)" : " (live=false)");
         return;
     }
@@ -165,7 +165,7 @@ static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
 /* --- the report (top, dump,format=text) ------------------------------------------------- */
 
 static jint run_top(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
-    if (cmd->gc && hs_live_force_collection(agent, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
+    if (cmd->gc && hs_live_force_collection(&agent->live, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
         return JNI_ERR; /* it said why */
     hs_snapshot_live live;
     hs_profile *p = hs_dumps_build_now(agent, jni, &live);
@@ -241,7 +241,8 @@ static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
         return JNI_ERR;
     }
     hs_retention_figures *fig = calloc(1, sizeof *fig);
-    hs_profile *prof = fig ? hs_retention_build(agent, jni, cmd->paths,
+    hs_retention_source src = hs_agent_retention_source(agent);
+    hs_profile *prof = fig ? hs_retention_build(&src, jni, cmd->paths,
                                                 paths_budget_ms(agent, cmd), fig)
                            : NULL;
     int rc = -1;
@@ -269,7 +270,7 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer
         req.encode = encode_dump;
         req.ctx = &enc;
     }
-    if (cmd->gc && hs_live_force_collection(agent, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
+    if (cmd->gc && hs_live_force_collection(&agent->live, jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0)
         return JNI_ERR; /* it said why */
     if (cmd->out[0] && (req.fd = open_out("out", cmd->out)) < 0) return JNI_ERR;
     char path[HS_PATH_MAX];
@@ -284,7 +285,8 @@ static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer
 static jint run_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     int fd = cmd->out[0] ? open_out("out", cmd->out) : -1;
     if (cmd->out[0] && fd < 0) return JNI_ERR;
-    hs_profile *prof = hs_retention_build(agent, jni, cmd->paths, paths_budget_ms(agent, cmd), NULL);
+    hs_retention_source src = hs_agent_retention_source(agent);
+    hs_profile *prof = hs_retention_build(&src, jni, cmd->paths, paths_budget_ms(agent, cmd), NULL);
     if (!prof) {
         if (fd >= 0) close(fd);
         return JNI_ERR; /* it said why */

@@ -145,7 +145,7 @@ static void write_peak(hs_agent *agent, JNIEnv *jni, const char *suffix) {
     uint64_t used;
     int64_t nanos;
     if (!hs_options_peak_enabled(&agent->opts) || !agent->live) return;
-    if (!hs_live_peak(agent, &used, &nanos)) {
+    if (!hs_live_peak(&agent->live, &used, &nanos)) {
         hs_info("no peak profile: no GC was seen");
         return;
     }
@@ -153,8 +153,9 @@ static void write_peak(hs_agent *agent, JNIEnv *jni, const char *suffix) {
     hs_snapshot_request req = {.live = HS_LIVE_PEAK,
                                .what = "peak profile: inuse as of the GC with the most heap used "
                                        "after it; alloc values cover the whole run"};
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
     if (next_name(suffix, false, path, sizeof path) == 0)
-        note_result(hs_write_profile_request(agent, jni, path, &req), path);
+        note_result(hs_write_profile_request(&src, jni, path, &req), path);
 }
 
 int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni) {
@@ -163,7 +164,8 @@ int hs_dumps_write_exit(hs_agent *agent, JNIEnv *jni) {
     char path[HS_PATH_MAX];
     int rc = next_name(NULL, false, path, sizeof path);
     if (rc == 0) {
-        rc = hs_write_profile(agent, jni, path);
+        hs_snapshot_source src = hs_agent_snapshot_source(agent);
+        rc = hs_write_profile(&src, jni, path);
         note_result(rc, path);
     }
     write_peak(agent, jni, "peak");
@@ -210,7 +212,8 @@ int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *
                                    .live_out = r->live_out};
         hs_profile_target target = {.path = named, .fd = r->fd, .encode = r->encode,
                                     .ctx = r->ctx};
-        rc = hs_write_profile_to(agent, jni, &target, &req);
+        hs_snapshot_source src = hs_agent_snapshot_source(agent);
+        rc = hs_write_profile_to(&src, jni, &target, &req);
         note_result(rc, named);
         if (rc == 0 && written) snprintf(written, written_len, "%s", named);
     } else if (r->fd >= 0) {
@@ -228,7 +231,8 @@ int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req
     int phase = atomic_load(&agent->phase);
     if (phase == HS_PHASE_RUNNING || phase == HS_PHASE_PAUSED) { /* not after VMDeath */
         in_dump = true;
-        hs_profile *p = hs_snapshot_build_request(agent, jni, req);
+        hs_snapshot_source src = hs_agent_snapshot_source(agent);
+        hs_profile *p = hs_snapshot_build_request(&src, jni, req);
         rc = p ? encode(p, ctx, out, len) : -1;
         hs_profile_free(p);
         if (rc != 0) hs_warn("out of memory while building a profile to serve");
@@ -242,7 +246,8 @@ hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *l
     if (!agent->samples || !lock_dumps()) return NULL;
     in_dump = true;
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .what = ON_DEMAND, .live_out = live_out};
-    hs_profile *p = hs_snapshot_build_request(agent, jni, &req);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    hs_profile *p = hs_snapshot_build_request(&src, jni, &req);
     if (!p) hs_error("out of memory while building the profile");
     in_dump = false;
     unlock_dumps();
@@ -263,7 +268,8 @@ static void retain(const char *path) {
 static void periodic_dump(hs_agent *agent, JNIEnv *jni) {
     if (atomic_load(&agent->phase) != HS_PHASE_RUNNING) return;
     uint32_t n = 0;
-    uint64_t *now_fp = hs_snapshot_read_weights(agent, &n);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    uint64_t *now_fp = hs_snapshot_read_weights(&src, &n);
     char path[HS_PATH_MAX];
     if (!now_fp || !hs_snapshot_extend_weights(&D.base_fp, &D.nbase, n) ||
         next_name(NULL, true, path, sizeof path) != 0) {
@@ -280,7 +286,7 @@ static void periodic_dump(hs_agent *agent, JNIEnv *jni) {
                                .time_nanos = D.period_start,
                                .duration_nanos = now - D.period_start,
                                .live = HS_LIVE_NOW, .what = what};
-    int rc = hs_write_profile_request(agent, jni, path, &req);
+    int rc = hs_write_profile_request(&src, jni, path, &req);
     note_result(rc, path);
     if (rc != 0) { /* the next file covers this period too */
         free(now_fp);
@@ -332,7 +338,8 @@ static void write_oom_paths(hs_agent *agent, JNIEnv *jni, const char *profile_pa
         hs_error("cannot name the retention paths file beside '%s'", profile_path);
         return;
     }
-    if (hs_retention_write(agent, jni, path, OOM_PATH_SITES, agent->opts.paths_budget_ms,
+    hs_retention_source src = hs_agent_retention_source(agent);
+    if (hs_retention_write(&src, jni, path, OOM_PATH_SITES, agent->opts.paths_budget_ms,
                            NULL) == 0)
         hs_warn("OutOfMemoryError: wrote %s", path);
 }
@@ -349,7 +356,8 @@ static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {
     char path[HS_PATH_MAX];
     hs_snapshot_request req = {.live = HS_LIVE_NOW_NO_JAVA_ALLOC, .what = what};
     if (next_name(suffix, false, path, sizeof path) != 0) return;
-    int rc = hs_write_profile_request(agent, jni, path, &req);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    int rc = hs_write_profile_request(&src, jni, path, &req);
     note_result(rc, path);
     if (rc == 0)
         hs_warn("OutOfMemoryError: wrote %s", path); /* the one line a user looks for */
@@ -371,7 +379,7 @@ void JNICALL hs_dumps_on_resource_exhausted(jvmtiEnv *jvmti, JNIEnv *jni, jint f
     if (atomic_load(&agent->phase) == HS_PHASE_RUNNING) { /* again: VMDeath may have come */
         in_dump = true;
         uint64_t low = 0, last = 0;
-        bool low_valid = agent->live && hs_live_heap_low_water(agent, &low, &last);
+        bool low_valid = agent->live && hs_live_heap_low_water(&agent->live, &low, &last);
         if (hs_oom_episode_exhausted(&D.episode, low_valid, low, last))
             write_oom(agent, jni, description);
         /* No more profiles this run: stop the event (and the JVM's log line for each one). */
@@ -406,7 +414,7 @@ size_t hs_dumps_status(hs_agent *agent, char *buf, size_t len) {
     }
     uint64_t used;
     int64_t nanos;
-    if (hs_options_peak_enabled(&agent->opts) && hs_live_peak(agent, &used, &nanos)) {
+    if (hs_options_peak_enabled(&agent->opts) && hs_live_peak(&agent->live, &used, &nanos)) {
         format_local_time(nanos, when, sizeof when);
         snprintf(peak, sizeof peak, "%llu bytes used after the GC at %s", (unsigned long long)used,
                  when);

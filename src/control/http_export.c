@@ -51,7 +51,8 @@ static bool serving_phase(hs_agent *agent) {
 static void *mark(void *ctx) {
     hs_agent *agent = ctx;
     baseline *b = calloc(1, sizeof *b);
-    if (!b || !serving_phase(agent) || !(b->fp = hs_snapshot_read_weights(agent, &b->n))) {
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    if (!b || !serving_phase(agent) || !(b->fp = hs_snapshot_read_weights(&src, &b->n))) {
         free(b);
         return NULL;
     }
@@ -115,7 +116,8 @@ static int delta_request(hs_agent *agent, baseline *b, hs_snapshot_request *req,
                          uint64_t **now_fp) {
     uint32_t n = 0;
     if (!serving_phase(agent)) return -1;
-    *now_fp = hs_snapshot_read_weights(agent, &n);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    *now_fp = hs_snapshot_read_weights(&src, &n);
     if (!*now_fp || !hs_snapshot_extend_weights(&b->fp, &b->n, n)) {
         free(*now_fp);
         *now_fp = NULL;
@@ -136,7 +138,7 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
     hs_agent *agent = ctx;
     /* ?gc=1: on this agent thread, outside every lock, before the snapshot */
     if (what->gc && (!serving_phase(agent) ||
-                     hs_live_force_collection(agent, H.jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0))
+                     hs_live_force_collection(&agent->live, H.jni, HS_LIVE_FORCED_GC_WAIT_MS) != 0))
         return -1;
     encoding *e = calloc(1, sizeof *e); /* the live facts are large for the thread's stack */
     if (!e) return -1;

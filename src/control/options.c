@@ -887,6 +887,14 @@ size_t hs_options_format(const hs_options *opts, char *buf, size_t len) {
     return out.need;
 }
 
+bool hs_options_describe(size_t i, hs_option_info *out) {
+    if (i >= OPTION_COUNT) return false;
+    const option_row *row = &option_table[i];
+    *out = (hs_option_info){.name = row->name, .default_text = row->default_text,
+                            .accepted = row->accepted, .description = row->description};
+    return true;
+}
+
 size_t hs_options_help(char *buf, size_t len) {
     hs_bounded out;
     text_init(&out, buf, len);

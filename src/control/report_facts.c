@@ -41,7 +41,7 @@ static void fill_facts(hs_agent *agent, const hs_snapshot_live *live, report_fac
     double mean_weight;
     rate_cap_text(agent, out->rate_cap, sizeof out->rate_cap, &mean_weight);
     f->weight_multiplier = mean_weight;
-    if (hs_live_status(agent, &status) == 0) {
+    if (hs_live_status(&agent->live, &status) == 0) {
         f->gc_name = status.gc_name;
         f->heap_source = status.heap_source;
         f->last_gc_nanos = status.last_gc.time_nanos; /* 0: no GC swept yet */
@@ -51,10 +51,11 @@ static void fill_facts(hs_agent *agent, const hs_snapshot_live *live, report_fac
     f->interval = agent->opts.interval;
     f->interval_now = atomic_load(&agent->sampling_interval);
     f->rate_cap = out->rate_cap;
+    hs_sampled sampled = hs_agent_sampled(agent);
     for (uint32_t i = 0; i < live->nsuspects && i < HS_REPORT_MAX_SUSPECTS; i++) {
         const hs_growth_site *g = &live->suspects[i];
         hs_report_suspect *s = &f->suspects[f->nsuspects++];
-        hs_suspect_site_key(agent, g->bucket, s->key, sizeof s->key);
+        hs_suspect_site_key(&sampled, g->bucket, s->key, sizeof s->key);
         s->growth_bytes = g->growth_bytes;
         s->growth_sigma = g->growth_sigma;
         s->gcs = g->last_epoch - g->first_epoch;

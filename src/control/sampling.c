@@ -23,10 +23,25 @@ static int set_interval_for_cap(void *ctx, int64_t interval) {
     return (int)err;
 }
 
+static bool drain_callbacks(void *agent, int timeout_ms) {
+    return hs_agent_drain(agent, timeout_ms);
+}
+
+/* Live tracking (live_tracker.h) on: the tracker gets what it uses, and the slot it is
+ * published in. */
+static int start_live(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
+    hs_live_config config = {.jvmti = jvmti, .sampled = hs_agent_sampled(agent),
+                             .gc_epoch = &agent->gc_epoch, .track = (uint32_t)agent->opts.track,
+                             .heap_source = agent->opts.heap_source,
+                             .peak = hs_options_peak_enabled(&agent->opts),
+                             .drain = drain_callbacks, .drain_ctx = agent};
+    return hs_live_start(&agent->live, &config, jvmti, jni);
+}
+
 int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_jvm_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
     hs_jvm_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
-    if (agent->opts.live && hs_live_start(agent, jvmti, jni) != 0)
+    if (agent->opts.live && start_live(agent, jvmti, jni) != 0)
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     if (agent->opts.adapt_interval)
         hs_throttle_control_interval(agent->throttle, atomic_load(&agent->sampling_interval),
@@ -62,7 +77,7 @@ int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, 
     switch_off(agent, jvmti, "stop");
     /* A late callback can still add a ref after this; it is released at the next stop
      * or at exit, like any other. */
-    uint64_t released = hs_live_release_refs(agent, jni);
+    uint64_t released = hs_live_release_refs(&agent->live, jni);
     hs_info("sampling stopped; %llu weak refs released", (unsigned long long)released);
     return 0;
 }

@@ -24,6 +24,7 @@
 #define HUMONGOUS_CAPACITY 16384
 
 typedef struct hs_live_tracker {
+    hs_live_config config;    /* as given to hs_live_start */
     hs_live_table *table;
     hs_humongous *humongous;  /* G1 only: objects tracked without a reference */
     hs_heap_usage *heap;
@@ -112,15 +113,15 @@ static uint64_t next_random(hs_live_tracker *t) {
     return hs_random_next(&state);
 }
 
-void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
-                   jobject object, uint32_t bucket, uint64_t size, uint64_t weight_fp) {
+void hs_live_track(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
+                   uint32_t bucket, uint64_t size, uint64_t weight_fp) {
     uint64_t random = next_random(t);
     uint8_t level = 0;
     bool humongous = hs_humongous_applies(t->humongous, size);
     bool admitted = humongous ? hs_humongous_admit(t->humongous, random, &level)
                               : hs_live_table_admit(t->table, random, &level);
     if (!admitted) return; /* its weight stays with the admitted samples */
-    uint32_t epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    uint32_t epoch = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
     bool tracked = humongous ? hs_humongous_track(t->humongous, jvmti, object, random, bucket,
                                                   epoch, weight_fp, level)
                              : track_object(t, jni, object, random, bucket,
@@ -130,8 +131,8 @@ void hs_live_track(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv 
     /* No room (a burst outran the thinning): the sample's weight must not vanish, or its
      * site's live estimate is biased low. The bucket records it and the dump extrapolates
      * the site from its tracked samples. */
-    hs_sample_table_add_untracked(agent->samples, bucket, weight_fp << level);
-    atomic_fetch_add_explicit(&agent->counters.live_untracked, 1, memory_order_relaxed);
+    hs_sample_table_add_untracked(t->config.sampled.samples, bucket, weight_fp << level);
+    atomic_fetch_add_explicit(&t->config.sampled.counters->live_untracked, 1, memory_order_relaxed);
 }
 
 /* --- GC events and the sweeper ---------------------------------------------------------- */
@@ -153,31 +154,24 @@ static void log_new_markings(hs_live_tracker *t) {
              s.last_epoch, hs_marking_kind_name(s.last_kind), s.judged_before);
 }
 
-void JNICALL hs_live_on_gc_finish(jvmtiEnv *jvmti) {
-    hs_agent *agent = hs_agent_get();
-    uint32_t epoch = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release) + 1;
-    /* Counted in flight like a sampling callback, so a teardown that cleared agent->live
-     * waits for us before it frees the tracker we may have read. */
-    atomic_int *in_flight = hs_agent_enter(agent);
-    hs_live_tracker *t = atomic_load(&agent->live);
-    if (t) note_marking(t, epoch);
+void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
+    note_marking(t, epoch);
     /* Raw monitors are among the few things a GC callback may use. */
-    if (t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") == 0) {
+    if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") == 0) {
         monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
         monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
     }
-    hs_agent_leave(in_flight);
 }
 
 typedef struct {
-    hs_agent *agent;
+    hs_counters *counters;
     JNIEnv *jni;
 } sweep_context;
 
 static void release_ref(const hs_live_entry *entry, void *ctx) {
     sweep_context *c = ctx;
     (*c->jni)->DeleteWeakGlobalRef(c->jni, (jweak)entry->ref);
-    atomic_fetch_add_explicit(&c->agent->counters.live_deleted, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->counters->live_deleted, 1, memory_order_relaxed);
 }
 
 static hs_live_action remove_if_dead(const hs_live_entry *entry, void *ctx) {
@@ -197,7 +191,7 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     if (t->history_count < HS_LIVE_HISTORY) t->history_count++;
 }
 
-static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch);
+static void note_peak(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch);
 
 typedef struct {
     hs_growth *growth;
@@ -233,9 +227,8 @@ static void record_growth(hs_live_tracker *t, uint32_t epoch) {
     hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
 }
 
-static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
-                       uint32_t epoch) {
-    sweep_context ctx = {agent, jni};
+static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t epoch) {
+    sweep_context ctx = {t->config.sampled.counters, jni};
     busy_here = true; /* this is the sweeper thread, for good */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
@@ -245,7 +238,7 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
         remember_heap(t, jni, epoch);
         if (t->growth) record_growth(t, epoch);
         t->history_epoch = epoch;
-        note_peak(agent, t, jni, epoch);
+        note_peak(t, jni, epoch);
     }
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
 }
@@ -257,57 +250,47 @@ static void sweep_once(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNI
 
 /* Waits for a GC epoch newer than *seen, or for the table to need thinning. Returns 1 to
  * sweep (with *seen updated), 0 to stop. */
-static int wait_for_work(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
+static int wait_for_work(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return 0;
     uint32_t epoch;
-    while (!t->stop && (epoch = atomic_load(&agent->gc_epoch)) == *seen &&
+    while (!t->stop && (epoch = atomic_load(t->config.gc_epoch)) == *seen &&
            !hs_live_table_thin_pending(t->table))
         if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, THIN_POLL_MS), "wait") != 0)
             t->stop = 1;
     int go_on = !t->stop;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
-    *seen = atomic_load(&agent->gc_epoch);
+    *seen = atomic_load(t->config.gc_epoch);
     return go_on;
 }
 
-typedef struct {
-    hs_agent *agent;
-    hs_live_tracker *tracker;
-} sweeper_args;
-
 static void JNICALL sweeper_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
-    hs_agent *agent = ((sweeper_args *)arg)->agent;
-    hs_live_tracker *t = ((sweeper_args *)arg)->tracker;
-    free(arg);
+    hs_live_tracker *t = arg;
     uint32_t seen = 0;
     /* JNI is never called while holding `wake`: a GC triggered by this thread would
      * otherwise wait in the GC callback for a monitor this thread holds. */
-    while (wait_for_work(agent, t, jvmti, &seen)) sweep_once(agent, t, jvmti, jni, seen);
+    while (wait_for_work(t, jvmti, &seen)) sweep_once(t, jvmti, jni, seen);
     hs_fault_delay(HS_FAULT_SWEEPER_EXIT);
     atomic_store(&t->sweeper_exited, 1); /* the last access to t */
 }
 
 /* Starts the sweeper as a JVMTI agent thread (a daemon Java thread running C). */
-static int start_sweeper(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
+static int start_sweeper(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
     jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
     jmethodID init = thread_class ? (*jni)->GetMethodID(jni, thread_class, "<init>",
                                                        "(Ljava/lang/String;)V") : NULL;
     jstring name = init ? (*jni)->NewStringUTF(jni, "heapsampler sweeper") : NULL;
     jobject thread = name ? (*jni)->NewObject(jni, thread_class, init, name) : NULL;
-    sweeper_args *args = thread ? malloc(sizeof *args) : NULL;
-    if (!args) {
+    if (!thread) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         hs_error("cannot create the sweeper thread object");
         return -1;
     }
-    *args = (sweeper_args){agent, t};
-    jvmtiError err = (*jvmti)->RunAgentThread(jvmti, thread, sweeper_main, args,
+    jvmtiError err = (*jvmti)->RunAgentThread(jvmti, thread, sweeper_main, t,
                                               JVMTI_THREAD_NORM_PRIORITY);
     (*jni)->DeleteLocalRef(jni, name);
     (*jni)->DeleteLocalRef(jni, thread);
     (*jni)->DeleteLocalRef(jni, thread_class);
     if (err != JVMTI_ERROR_NONE) {
-        free(args);
         hs_error("RunAgentThread failed (JVMTI error %d)", err);
         return -1;
     }
@@ -328,11 +311,11 @@ static void destroy_tracker(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni) {
 /* On G1, humongous objects are tracked without references (humongous.h). That needs the
  * tagging capability for the dump's heap walk; without it they stay untracked (their
  * bytes then show in the residual site). */
-static hs_humongous *create_humongous(hs_agent *agent, hs_heap_usage *heap, uint64_t seed) {
+static hs_humongous *create_humongous(jvmtiEnv *jvmti, hs_heap_usage *heap, uint64_t seed) {
     uint64_t threshold = heap ? hs_heap_usage_humongous_threshold(heap) : 0;
     jvmtiCapabilities caps;
     if (threshold == 0) return NULL;
-    if ((*agent->jvmti)->GetCapabilities(agent->jvmti, &caps) != JVMTI_ERROR_NONE ||
+    if ((*jvmti)->GetCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE ||
         !caps.can_tag_objects) {
         hs_info("no tagging capability: G1 humongous objects are not tracked for liveness");
         return NULL;
@@ -364,15 +347,17 @@ static void start_liveness(hs_live_tracker *t, jvmtiEnv *jvmti) {
                 hs_heap_usage_gc_name(t->heap));
 }
 
-static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
+static hs_live_tracker *create_tracker(const hs_live_config *config, jvmtiEnv *jvmti,
+                                       JNIEnv *jni) {
     hs_live_tracker *t = calloc(1, sizeof *t);
     if (!t) return NULL;
+    t->config = *config;
     uint64_t seed = (uint64_t)hs_wall_nanos() ^ (uint64_t)(uintptr_t)t;
     atomic_store(&t->random, seed);
     t->clock_origin = hs_throttle_clock_nanos();
-    t->table = hs_live_table_create((uint32_t)agent->opts.track, hs_random_mix64(seed));
-    t->heap = hs_heap_usage_create(jvmti, jni, agent->opts.heap_source);
-    t->humongous = create_humongous(agent, t->heap, seed);
+    t->table = hs_live_table_create(config->track, hs_random_mix64(seed));
+    t->heap = hs_heap_usage_create(jvmti, jni, config->heap_source);
+    t->humongous = create_humongous(jvmti, t->heap, seed);
     t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
     start_liveness(t, jvmti);
     if (!t->table || !t->heap ||
@@ -385,12 +370,12 @@ static hs_live_tracker *create_tracker(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv 
 }
 
 /* Unpublishes the tracker and frees it once nothing can still be using it: no callback
- * in flight (they may have read agent->live before it was cleared) and no sweeper. When
+ * in flight (they may have read the slot before it was cleared) and no sweeper. When
  * either is late, the tracker is left to the process exit: a leak, never a use after free. */
-static void retire_tracker(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
+static void retire_tracker(hs_live_slot *slot, hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni,
                            bool sweeper_gone) {
-    atomic_store(&agent->live, NULL);
-    if (!sweeper_gone || !hs_agent_drain(agent, 2000)) {
+    atomic_store(slot, NULL);
+    if (!sweeper_gone || !t->config.drain(t->config.drain_ctx, 2000)) {
         hs_warn("live tracker left allocated: %s still running after the wait",
                 sweeper_gone ? "a callback was" : "the sweeper thread was");
         return;
@@ -398,20 +383,20 @@ static void retire_tracker(hs_agent *agent, hs_live_tracker *t, jvmtiEnv *jvmti,
     destroy_tracker(t, jvmti, jni);
 }
 
-int hs_live_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
-    hs_live_tracker *t = create_tracker(agent, jvmti, jni);
+int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jvmti, JNIEnv *jni) {
+    hs_live_tracker *t = create_tracker(config, jvmti, jni);
     if (!t) {
         hs_error("cannot set up live-heap tracking (out of memory or no raw monitor)");
         return -1;
     }
-    atomic_store(&agent->live, t);
+    atomic_store(slot, t);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-    if (err != JVMTI_ERROR_NONE || start_sweeper(agent, t, jvmti, jni) != 0) {
+    if (err != JVMTI_ERROR_NONE || start_sweeper(t, jvmti, jni) != 0) {
         if (err != JVMTI_ERROR_NONE) hs_error("enabling GarbageCollectionFinish failed (%d)", err);
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                            JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-        retire_tracker(agent, t, jvmti, jni, true); /* no sweeper was started */
+        retire_tracker(slot, t, jvmti, jni, true); /* no sweeper was started */
         return -1;
     }
     return 0;
@@ -497,9 +482,8 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
 
 /* The live view now: weak refs and humongous objects judged, the heap figure read
  * (from the history when the caller may not allocate Java objects). */
-static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_live_when when,
-                        hs_live_view *view) {
-    view->epoch = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+static void collect_now(hs_live_tracker *t, JNIEnv *jni, hs_live_when when, hs_live_view *view) {
+    view->epoch = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
     collect_context ctx = {.jni = jni, .live_weight = view->live_weight, .ages = view->ages,
                            .confirmed_weight = view->confirmed_weight,
                            .confirmed_ages = view->confirmed_ages, .nbuckets = view->nbuckets,
@@ -509,18 +493,18 @@ static void collect_now(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, hs_liv
     /* G1 humongous objects: found in the heap at this dump, which no marking may have
      * judged: they count as unjudged. */
     if (t->humongous)
-        view->humongous_known = hs_humongous_collect(t->humongous, agent->jvmti, jni,
-                                                     agent->samples, view->epoch,
+        view->humongous_known = hs_humongous_collect(t->humongous, t->config.jvmti, jni,
+                                                     t->config.sampled.samples, view->epoch,
                                                      view->live_weight, view->nbuckets) == 0;
     view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     if (when == HS_LIVE_NOW_NO_JAVA_ALLOC) heap_from_history(t, &view->heap);
     else hs_heap_usage_read(t->heap, jni, &view->heap);
 }
 
-int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
+int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_live_when when,
                          hs_live_view *view) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
     view->ages = calloc((size_t)nbuckets + 1, sizeof *view->ages);
@@ -541,11 +525,11 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     int rc = 0;
     if (when == HS_LIVE_PEAK && !peak.site) rc = -1; /* no GC seen yet */
     else if (when == HS_LIVE_PEAK) copy_peak(t, view);
-    else collect_now(agent, t, jni, when, view);
+    else collect_now(t, jni, when, view);
     copy_history(t, view);
     if (t->growth) {
         view->nsuspects = hs_growth_rank_at(t->growth, when == HS_LIVE_NOW_NO_JAVA_ALLOC,
-                                            hs_suspect_bucket_info, agent, view->suspects,
+                                            hs_suspect_bucket_info, &t->config.sampled, view->suspects,
                                             HS_SUSPECTS_MAX);
         view->growth_records = hs_growth_records(t->growth);
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
@@ -563,8 +547,8 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     return rc;
 }
 
-int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view) {
-    return hs_live_collect_when(agent, jni, nbuckets, HS_LIVE_NOW, view);
+int hs_live_collect(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_live_view *view) {
+    return hs_live_collect_when(slot, jni, nbuckets, HS_LIVE_NOW, view);
 }
 
 /* --- the peak and the low water (after each GC, on the sweeper thread) ------------------- */
@@ -572,14 +556,14 @@ int hs_live_collect(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_live_vie
 /* After the sweep of a GC: when the heap it left is the highest of the run, keeps the
  * live weights of the entries judged at this GC, and their mean age then (a walk of the live table, only on a new
  * maximum; humongous objects are left out: judging them needs a heap walk). */
-static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
+static void note_peak(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
     const hs_live_history_entry *h =
         &t->history[(t->history_next + HS_LIVE_HISTORY - 1) % HS_LIVE_HISTORY];
     if (!h->valid) return;
     if (!t->low_valid || h->used < t->low_water) t->low_water = h->used;
     t->low_valid = true;
-    if (!hs_options_peak_enabled(&agent->opts) || (peak.site && h->used <= peak.used)) return;
-    uint32_t nbuckets = hs_sample_table_count(agent->samples);
+    if (!t->config.peak || (peak.site && h->used <= peak.used)) return;
+    uint32_t nbuckets = hs_sample_table_count(t->config.sampled.samples);
     size_t bytes = ((size_t)nbuckets + 1) * sizeof *peak.site;
     peak_site *sites = nbuckets == peak.nbuckets ? peak.site : realloc(peak.site, bytes);
     if (!sites) return; /* keep the previous peak */
@@ -596,9 +580,9 @@ static void note_peak(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni, uint32_t
     peak.nanos = h->time_nanos;
 }
 
-bool hs_live_heap_low_water(hs_agent *agent, uint64_t *low, uint64_t *last) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+bool hs_live_heap_low_water(hs_live_slot *slot, uint64_t *low, uint64_t *last) {
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     *low = *last = 0;
     if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
         return false;
@@ -614,9 +598,9 @@ bool hs_live_heap_low_water(hs_agent *agent, uint64_t *low, uint64_t *last) {
 
 bool hs_live_thread_is_busy(void) { return busy_here; }
 
-bool hs_live_peak(hs_agent *agent, uint64_t *used, int64_t *nanos) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+bool hs_live_peak(hs_live_slot *slot, uint64_t *used, int64_t *nanos) {
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     bool locked = t && monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") == 0;
     bool seen = peak.site != NULL; /* no tracker: no sweeper writes it */
     *used = peak.used;
@@ -636,12 +620,12 @@ void hs_live_view_free(hs_live_view *view) {
     view->confirmed_ages = NULL;
 }
 
-bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+bool hs_live_suspect(hs_live_slot *slot, uint32_t bucket, hs_growth_site *out) {
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t || !t->growth || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
         return false;
-    bool found = hs_growth_suspect(t->growth, hs_suspect_bucket_info, agent, bucket, out);
+    bool found = hs_growth_suspect(t->growth, hs_suspect_bucket_info, &t->config.sampled, bucket, out);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return found;
 }
@@ -654,10 +638,10 @@ static uint32_t swept_epoch(hs_live_tracker *t, jvmtiEnv *jvmti) {
     return epoch;
 }
 
-int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms) {
+int hs_live_force_collection(hs_live_slot *slot, JNIEnv *jni, int wait_ms) {
     (void)jni;
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t) {
         hs_error("gc=1: live tracking is off: no collection forced");
         return -1;
@@ -665,14 +649,14 @@ int hs_live_force_collection(hs_agent *agent, JNIEnv *jni, int wait_ms) {
     /* A GC epoch of its own marks the start: every sample born before it was allocated
      * before the collection started (samples born since the last GC would otherwise share
      * their epoch with those allocated while it runs). gc_age counts it as one GC more. */
-    uint32_t before = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_acq_rel) + 1;
+    uint32_t before = atomic_fetch_add_explicit(t->config.gc_epoch, 1, memory_order_acq_rel) + 1;
     int64_t start = hs_monotonic_nanos();
     jvmtiError err = (*jvmti)->ForceGarbageCollection(jvmti);
     if (err != JVMTI_ERROR_NONE) {
         hs_error("gc=1: ForceGarbageCollection failed (JVMTI error %d)", err);
         return -1;
     }
-    uint32_t after = atomic_load_explicit(&agent->gc_epoch, memory_order_acquire);
+    uint32_t after = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
     hs_liveness_forced(&t->liveness, before, after);
     for (int waited = 0; waited < wait_ms; waited += 10) {
         uint32_t swept = swept_epoch(t, jvmti);
@@ -695,9 +679,9 @@ static void pass_object(const hs_live_entry *entry, void *ctx) {
     c->fn(entry->bucket, (jweak)entry->ref, c->ctx);
 }
 
-int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+int hs_live_each_object(hs_live_slot *slot, hs_live_object_fn fn, void *ctx) {
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return -1;
     each_object_context c = {fn, ctx};
     hs_live_table_each(t->table, pass_object, &c);
@@ -708,23 +692,24 @@ int hs_live_each_object(hs_agent *agent, hs_live_object_fn fn, void *ctx) {
 /* --- stop, and shutdown ------------------------------------------------------------------ */
 
 /* Deletes every weak ref in the table, serialized with the sweeper; returns how many. */
-static uint64_t release_all(hs_agent *agent, hs_live_tracker *t, JNIEnv *jni) {
-    jvmtiEnv *jvmti = agent->jvmti;
-    uint64_t before = atomic_load(&agent->counters.live_deleted);
+static uint64_t release_all(hs_live_tracker *t, JNIEnv *jni) {
+    jvmtiEnv *jvmti = t->config.jvmti;
+    hs_counters *counters = t->config.sampled.counters;
+    uint64_t before = atomic_load(&counters->live_deleted);
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
-    sweep_context ctx = {agent, jni};
+    sweep_context ctx = {counters, jni};
     hs_live_table_clear(t->table, release_ref, &ctx);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
-    return atomic_load(&agent->counters.live_deleted) - before;
+    return atomic_load(&counters->live_deleted) - before;
 }
 
-uint64_t hs_live_release_refs(hs_agent *agent, JNIEnv *jni) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    return t ? release_all(agent, t, jni) : 0;
+uint64_t hs_live_release_refs(hs_live_slot *slot, JNIEnv *jni) {
+    hs_live_tracker *t = atomic_load(slot);
+    return t ? release_all(t, jni) : 0;
 }
 
-int hs_live_status(hs_agent *agent, hs_live_status_info *out) {
-    hs_live_tracker *t = atomic_load(&agent->live);
+int hs_live_status(hs_live_slot *slot, hs_live_status_info *out) {
+    hs_live_tracker *t = atomic_load(slot);
     memset(out, 0, sizeof *out);
     if (!t) return -1;
     hs_live_stats stats;
@@ -737,7 +722,7 @@ int hs_live_status(hs_agent *agent, hs_live_status_info *out) {
     out->heap_source = hs_heap_usage_source(t->heap);
     hs_liveness_read(&t->liveness, &out->liveness);
     out->liveness_supported = hs_liveness_supported(&t->liveness);
-    jvmtiEnv *jvmti = agent->jvmti;
+    jvmtiEnv *jvmti = t->config.jvmti;
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
     if (t->history_count > 0)
         out->last_gc = t->history[(t->history_next + HS_LIVE_HISTORY - 1) % HS_LIVE_HISTORY];
@@ -752,10 +737,10 @@ static bool sweeper_exited(void *tracker) {
 /* How long the exit waits for the sweeper to finish its last sweep. */
 #define SWEEPER_EXIT_WAIT_MS 5000
 
-void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni) {
+void hs_live_prepare_final_dump(hs_live_slot *slot, JNIEnv *jni) {
     (void)jni;
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return;
     t->stop = 1;
     monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
@@ -763,9 +748,9 @@ void hs_live_prepare_final_dump(hs_agent *agent, JNIEnv *jni) {
     hs_wait_until(sweeper_exited, t, SWEEPER_EXIT_WAIT_MS); /* bounded: never hang the exit */
 }
 
-void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained) {
-    hs_live_tracker *t = atomic_load(&agent->live);
-    jvmtiEnv *jvmti = agent->jvmti;
+void hs_live_stop(hs_live_slot *slot, JNIEnv *jni, bool callbacks_drained) {
+    hs_live_tracker *t = atomic_load(slot);
+    jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t) return;
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
@@ -773,11 +758,11 @@ void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained) {
         hs_warn("disabling GarbageCollectionFinish failed (JVMTI error %d)", err);
     bool sweeper_gone = atomic_load(&t->sweeper_exited) != 0;
     if (!sweeper_gone) hs_warn("sweeper thread still busy at exit; its weak refs are released now");
-    hs_counters *c = &agent->counters;
+    hs_counters *c = t->config.sampled.counters;
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
     uint64_t deleted_before = atomic_load(&c->live_deleted);
-    release_all(agent, t, jni);
+    release_all(t, jni);
     /* The leak check the churn test reads: created - deleted == tracked, then all released. */
     hs_info("weak refs: %llu created (one per tracked sample), %llu deleted while running "
             "(object collected, or its sample thinned out), %u still held at exit (created - "
@@ -788,8 +773,8 @@ void hs_live_stop(hs_agent *agent, JNIEnv *jni, bool callbacks_drained) {
             (unsigned long long)atomic_load(&c->live_untracked));
     if (!callbacks_drained) {
         hs_warn("a sampling callback was still running at exit; live tracker left allocated");
-        atomic_store(&agent->live, NULL);
+        atomic_store(slot, NULL);
         return;
     }
-    retire_tracker(agent, t, jvmti, jni, sweeper_gone);
+    retire_tracker(slot, t, jvmti, jni, sweeper_gone);
 }

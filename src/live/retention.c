@@ -97,7 +97,7 @@ typedef struct {
 } site;
 
 typedef struct {
-    hs_agent *agent;
+    const hs_retention_source *src;
     JNIEnv *jni;
     jvmtiEnv *env; /* the walk's own */
     site sites[HS_RETENTION_MAX_SITES];
@@ -113,10 +113,10 @@ typedef struct {
 /* The n buckets with the most in-use bytes (largest first). */
 static int choose_sites(plan *p, uint32_t n) {
     hs_live_view view;
-    int rc = hs_live_collect(p->agent, p->jni, hs_sample_table_count(p->agent->samples), &view);
+    int rc = hs_live_collect(p->src->live, p->jni, hs_sample_table_count(p->src->sampled.samples), &view);
     for (uint32_t b = 1; rc == 0 && b <= view.nbuckets; b++) {
         double size, scale;
-        if (!(view.live_weight[b] > 0) || !hs_suspect_bucket_info(b, &size, &scale, p->agent))
+        if (!(view.live_weight[b] > 0) || !hs_suspect_bucket_info(b, &size, &scale, (void *)&p->src->sampled))
             continue;
         site s = {.bucket = b, .objects = view.live_weight[b] * scale};
         s.bytes = s.objects * size;
@@ -334,9 +334,9 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
 }
 
 /* A jvmtiEnv for the walk alone: disposing of it drops every tag the walk set. */
-static jvmtiEnv *walk_env(hs_agent *agent) {
+static jvmtiEnv *walk_env(const hs_retention_source *src) {
     jvmtiEnv *env = NULL;
-    if ((*agent->vm)->GetEnv(agent->vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK || !env)
+    if ((*src->vm)->GetEnv(src->vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK || !env)
         return NULL;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -444,7 +444,7 @@ static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms,
                     hs_retention_figures *fig) {
     p->env = env;
     p->first_target = w->nclasses;
-    if (hs_live_each_object(p->agent, tag_target, p) != 0 || p->tag_failed) return -1;
+    if (hs_live_each_object(p->src->live, tag_target, p) != 0 || p->tag_failed) return -1;
     w->first_target = p->first_target;
     w->ntargets = p->ntargets;
     w->cap = w->nclasses + w->ntargets + 4096;
@@ -457,7 +457,7 @@ static int run_walk(jvmtiEnv *env, plan *p, walk *w, int64_t budget_ms,
     }
     fig->end = HS_WALK_ALL_REACHED;
     if (w->ntargets == 0) return 0; /* nothing to look for: no walk */
-    bool header_marks = hs_retention_header_marks(p->agent->java_version);
+    bool header_marks = hs_retention_header_marks(p->src->java_version);
     bool too_slow = false;
     int64_t tail = -1;
     hs_retention_pass pass = HS_PASS_HELD_SHARED;
@@ -695,10 +695,10 @@ static void fill_figures(hs_retention_figures *fig, walk *w, plan *p, int64_t bu
         const site *s = &p->sites[i];
         hs_retention_site_figures *sf = &fig->site[i];
         hs_bucket_snapshot b;
-        const char *name = hs_sample_table_get(p->agent->samples, s->bucket, &b) == 0
-                               ? hs_symbols_class_name(p->agent->symbols, b.key.class_id) : NULL;
+        const char *name = hs_sample_table_get(p->src->sampled.samples, s->bucket, &b) == 0
+                               ? hs_symbols_class_name(p->src->sampled.symbols, b.key.class_id) : NULL;
         snprintf(sf->name, sizeof sf->name, "%s", name ? name : "[unknown]");
-        hs_suspect_site_key(p->agent, s->bucket, sf->key, sizeof sf->key);
+        hs_suspect_site_key(&p->src->sampled, s->bucket, sf->key, sizeof sf->key);
         sf->targets = s->ntargets;
         sf->reached = s->reached;
         sf->bytes = s->bytes;
@@ -753,9 +753,9 @@ static hs_profile *build_profile(jvmtiEnv *env, JNIEnv *jni, jclass *classes, co
 
 /* --- the whole -------------------------------------------------------------------------------- */
 
-static hs_profile *walk_and_build(hs_agent *agent, JNIEnv *jni, plan *p, int64_t budget_ms,
+static hs_profile *walk_and_build(const hs_retention_source *src, JNIEnv *jni, plan *p, int64_t budget_ms,
                                   hs_retention_figures *fig) {
-    jvmtiEnv *env = walk_env(agent);
+    jvmtiEnv *env = walk_env(src);
     if (!env) {
         hs_error("paths: no JVMTI environment with the tagging capability");
         return NULL;
@@ -785,16 +785,16 @@ static hs_profile *walk_and_build(hs_agent *agent, JNIEnv *jni, plan *p, int64_t
     return prof;
 }
 
-int hs_retention_write(hs_agent *agent, JNIEnv *jni, const char *path, uint32_t sites,
+int hs_retention_write(const hs_retention_source *src, JNIEnv *jni, const char *path, uint32_t sites,
                        int64_t budget_ms, hs_retention_figures *figures) {
-    hs_profile *prof = hs_retention_build(agent, jni, sites, budget_ms, figures);
+    hs_profile *prof = hs_retention_build(src, jni, sites, budget_ms, figures);
     int rc = prof ? hs_write_profile_file(prof, path) : -1;
     if (!prof) hs_error("cannot write '%s': no retention paths", path);
     hs_profile_free(prof);
     return rc;
 }
 
-hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
+hs_profile *hs_retention_build(const hs_retention_source *src, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
                                hs_retention_figures *figures) {
     plan *p = calloc(1, sizeof *p);
     hs_retention_figures *fig = calloc(1, sizeof *fig);
@@ -803,7 +803,7 @@ hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int
         free(fig);
         return NULL;
     }
-    p->agent = agent;
+    p->src = src;
     p->jni = jni;
     if (sites > HS_RETENTION_MAX_SITES) sites = HS_RETENTION_MAX_SITES;
     if (budget_ms <= 0) budget_ms = HS_RETENTION_DEFAULT_BUDGET_MS;
@@ -819,7 +819,7 @@ hs_profile *hs_retention_build(hs_agent *agent, JNIEnv *jni, uint32_t sites, int
     if (choose_sites(p, sites) != 0)
         hs_error("paths: live tracking is off; no paths found");
     else
-        prof = walk_and_build(agent, jni, p, budget_ms, fig);
+        prof = walk_and_build(src, jni, p, budget_ms, fig);
     (*jni)->PopLocalFrame(jni, NULL);
     if (figures) *figures = *fig;
     free(p);

@@ -16,42 +16,42 @@
 /* The age the lines quote a share for: "older than 8 GCs". */
 #define OLD_AGE 8
 
-int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *agent) {
-    hs_agent *a = agent;
+int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *sampled) {
+    const hs_sampled *s = sampled;
     hs_bucket_snapshot b;
-    if (hs_sample_table_get(a->samples, bucket, &b) != 0 || b.key.size == 0) return 0;
+    if (hs_sample_table_get(s->samples, bucket, &b) != 0 || b.key.size == 0) return 0;
     *size = (double)b.key.size;
-    *scale = hs_unbias_scale(*size, a->opts.interval) *
+    *scale = hs_unbias_scale(*size, s->interval) *
              hs_untracked_correction(b.weight_fp, b.untracked_fp);
     return 1;
 }
 
 /* A bucket's allocated class and stack (NULL frames for a folded stack). false, with
  * "[unknown site]" in out, when the bucket is unknown. */
-static bool bucket_stack(hs_agent *agent, uint32_t bucket, const char **cls,
+static bool bucket_stack(const hs_sampled *sampled, uint32_t bucket, const char **cls,
                          const hs_frame **frames, uint32_t *depth, char *out, size_t len) {
     hs_bucket_snapshot b;
     bool truncated = false;
     *frames = NULL;
     *depth = 0;
-    if (hs_sample_table_get(agent->samples, bucket, &b) != 0) {
+    if (hs_sample_table_get(sampled->samples, bucket, &b) != 0) {
         snprintf(out, len, "[unknown site]");
         return false;
     }
-    *cls = hs_symbols_class_name(agent->symbols, b.key.class_id);
+    *cls = hs_symbols_class_name(sampled->symbols, b.key.class_id);
     if (b.key.stack_id != HS_STACK_FOLDED)
-        *frames = hs_stack_store_get(agent->stacks, b.key.stack_id, depth, &truncated);
+        *frames = hs_stack_store_get(sampled->stacks, b.key.stack_id, depth, &truncated);
     return true;
 }
 
 /* "Class.method:line (allocated class)" of a bucket: its innermost Java frame. */
-static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
+static void site_name(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {
     const char *cls = NULL;
     const hs_frame *frames;
     uint32_t depth;
-    if (!bucket_stack(agent, bucket, &cls, &frames, &depth, out, len)) return;
+    if (!bucket_stack(sampled, bucket, &cls, &frames, &depth, out, len)) return;
     const hs_method_info *m =
-        frames && depth > 0 ? hs_symbols_cached_method(agent->symbols, (jmethodID)frames[0].method)
+        frames && depth > 0 ? hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[0].method)
                             : NULL;
     if (m)
         snprintf(out, len, "%s:%d (%s)", m->name, hs_line_for_bci(m->lines, m->nlines, frames[0].bci),
@@ -60,17 +60,17 @@ static void site_name(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
         snprintf(out, len, "[no Java frames] (%s)", cls ? cls : "[unknown]");
 }
 
-void hs_suspect_site_key(hs_agent *agent, uint32_t bucket, char *out, size_t len) {
+void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {
     const char *cls = NULL;
     const hs_frame *frames;
     uint32_t depth;
-    if (!bucket_stack(agent, bucket, &cls, &frames, &depth, out, len)) return;
+    if (!bucket_stack(sampled, bucket, &cls, &frames, &depth, out, len)) return;
     enum { MAX_FRAMES = 256 }; /* the site is the first frame outside the JDK: near the leaf */
     const char *names[MAX_FRAMES];
     int64_t lines[MAX_FRAMES];
     uint32_t n = 0;
     for (uint32_t i = 0; frames && i < depth && n < MAX_FRAMES; i++, n++) {
-        const hs_method_info *m = hs_symbols_cached_method(agent->symbols, (jmethodID)frames[i].method);
+        const hs_method_info *m = hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[i].method);
         names[n] = m ? m->name : "[unknown]";
         lines[n] = m ? hs_line_for_bci(m->lines, m->nlines, frames[i].bci) : 0;
     }
@@ -92,10 +92,10 @@ void hs_suspect_span(const hs_growth_site *s, char *out, size_t len) {
     else snprintf(out, len, "%.1f h", seconds / 3600);
 }
 
-void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *age_weight,
+void hs_suspect_format(const hs_sampled *sampled, const hs_growth_site *s, const double *age_weight,
                        char *out, size_t len) {
     char name[512], growth[32], sigma[32], slope[32], span[32], old[48] = "";
-    site_name(agent, s->bucket, name, sizeof name);
+    site_name(sampled, s->bucket, name, sizeof name);
     megabytes(s->growth_bytes, growth, sizeof growth);
     megabytes(s->growth_sigma, sigma, sizeof sigma);
     bool per_gc = s->per_gc;
@@ -111,7 +111,7 @@ void hs_suspect_format(hs_agent *agent, const hs_growth_site *s, const double *a
              per_gc ? "GC" : "min", old, s->samples);
 }
 
-void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view,
+void hs_suspects_report(const hs_sampled *sampled, hs_profile *p, const hs_live_view *view,
                         hs_log_level level) {
     if (p)
         hs_profile_add_comment(
@@ -135,7 +135,7 @@ void hs_suspects_report(hs_agent *agent, hs_profile *p, const hs_live_view *view
         const double *age =
             view->ages && s->bucket <= view->nbuckets ? view->ages[s->bucket].weight : NULL;
         char line[1024];
-        hs_suspect_format(agent, s, age, line, sizeof line);
+        hs_suspect_format(sampled, s, age, line, sizeof line);
         if (p) hs_profile_add_comment(p, "suspect: %s", line);
         hs_log(level, "suspect: %s", line);
     }

@@ -66,20 +66,20 @@ static void close_target(const hs_profile_target *t) {
     if (t->fd >= 0) close(t->fd);
 }
 
-int hs_write_profile(hs_agent *agent, JNIEnv *jni, const char *path) {
-    return hs_write_profile_request(agent, jni, path, NULL);
+int hs_write_profile(const hs_snapshot_source *src, JNIEnv *jni, const char *path) {
+    return hs_write_profile_request(src, jni, path, NULL);
 }
 
-int hs_write_profile_request(hs_agent *agent, JNIEnv *jni, const char *path,
+int hs_write_profile_request(const hs_snapshot_source *src, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req) {
     hs_profile_target target = {.path = path, .fd = -1};
-    return hs_write_profile_to(agent, jni, &target, req);
+    return hs_write_profile_to(src, jni, &target, req);
 }
 
-int hs_write_profile_to(hs_agent *agent, JNIEnv *jni, const hs_profile_target *target,
+int hs_write_profile_to(const hs_snapshot_source *src, JNIEnv *jni, const hs_profile_target *target,
                         const hs_snapshot_request *req) {
     const char *path = target->path;
-    hs_profile *profile = hs_snapshot_build_request(agent, jni, req);
+    hs_profile *profile = hs_snapshot_build_request(src, jni, req);
     if (!profile) {
         hs_error("cannot write '%s': out of memory while building the profile", path);
         close_target(target);
@@ -89,7 +89,7 @@ int hs_write_profile_to(hs_agent *agent, JNIEnv *jni, const hs_profile_target *t
     size_t len = 0;
     int rc = target->encode
                  ? target->encode(profile, target->ctx, &bytes, &len)
-                 : hs_profile_encode_format(agent->opts.format, agent->opts.collapsed, profile,
+                 : hs_profile_encode_format(src->opts->format, src->opts->collapsed, profile,
                                             &bytes, &len);
     uint32_t nsamples = profile->nsamples;
     hs_profile_free(profile);

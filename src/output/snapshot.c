@@ -33,7 +33,7 @@
 #define HS_TRUNCATION_WARN_SHARE 0.05
 
 typedef struct {
-    hs_agent *agent;
+    const hs_snapshot_source *src;
     hs_profile *profile;
     hs_ptr_map *function_of_method; /* hs_method_info* -> function index + 1 */
     uint32_t *function_of_class;    /* class id -> function index + 1 */
@@ -81,7 +81,7 @@ static uint32_t function_for_method(builder *b, const hs_method_info *m) {
 }
 
 static uint32_t location_for_class(builder *b, uint32_t class_id) {
-    const char *name = hs_symbols_class_name(b->agent->symbols, class_id);
+    const char *name = hs_symbols_class_name(b->src->sampled.symbols, class_id);
     uint32_t uncached = 0; /* a class registered after the snapshot started */
     uint32_t *cache = !name                    ? &b->unknown_function
                       : class_id <= b->nclasses ? &b->function_of_class[class_id]
@@ -91,7 +91,7 @@ static uint32_t location_for_class(builder *b, uint32_t class_id) {
 }
 
 static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
-    const hs_method_info *m = hs_symbols_cached_method(b->agent->symbols, (jmethodID)frame->method);
+    const hs_method_info *m = hs_symbols_cached_method(b->src->sampled.symbols, (jmethodID)frame->method);
     uint32_t f = function_for_method(b, m);
     int32_t line = m ? hs_line_for_bci(m->lines, m->nlines, frame->bci) : 0;
     return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, line);
@@ -107,7 +107,7 @@ static uint32_t bucket_locations(builder *b, const hs_bucket_key *key, bool *cut
         b->locations[n++] = pseudo_location(b, &b->folded_function, HS_STACK_FOLDED_NAME);
         return b->locations[0] == UINT32_MAX || b->locations[1] == UINT32_MAX ? 0 : n;
     }
-    const hs_frame *frames = hs_stack_store_get(b->agent->stacks, key->stack_id, &depth, &truncated);
+    const hs_frame *frames = hs_stack_store_get(b->src->sampled.stacks, key->stack_id, &depth, &truncated);
     *cut = truncated;
     if (!frames) return 0;
     b->locations[n++] = location_for_class(b, key->class_id);
@@ -149,8 +149,8 @@ static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summa
     if (!alloc) return -1;
     for (uint32_t i = 1; i <= nbuckets; i++) {
         hs_bucket_snapshot bucket;
-        if (hs_sample_table_get(b->agent->samples, i, &bucket) == 0)
-            alloc[i] = bucket_alloc(b, i, &bucket, b->agent->opts.interval);
+        if (hs_sample_table_get(b->src->sampled.samples, i, &bucket) == 0)
+            alloc[i] = bucket_alloc(b, i, &bucket, b->src->opts->interval);
     }
     hs_live_cap_to_alloc(b->inuse, alloc, (size_t)nbuckets + 1, sum);
     free(alloc);
@@ -193,7 +193,7 @@ static void add_split_site(builder *b, uint32_t index, uint32_t depth, const int
 
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
-    if (hs_sample_table_get(b->agent->samples, index, &bucket) != 0 || bucket.samples == 0) return;
+    if (hs_sample_table_get(b->src->sampled.samples, index, &bucket) != 0 || bucket.samples == 0) return;
     hs_live_amount alloc = bucket_alloc(b, index, &bucket, interval);
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
     values[HS_VALUE_ALLOC_OBJECTS] = alloc.objects;
@@ -216,7 +216,7 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
         hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
                         (int64_t)bucket.key.size, b->ages ? &b->ages[index] : NULL);
     if (bucket.key.thread_id) {
-        const char *thread = hs_thread_names_get(b->agent->thread_names, bucket.key.thread_id);
+        const char *thread = hs_thread_names_get(b->src->thread_names, bucket.key.thread_id);
         hs_profile_label_samples(b->profile, first, "thread",
                                  thread ? thread : HS_THREAD_NAME_UNKNOWN);
     }
@@ -230,12 +230,12 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
 static void add_summary_comments(builder *b) {
     static atomic_bool warned;
     double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
-    int depth = b->agent->opts.depth;
+    int depth = b->src->opts->depth;
     hs_profile_add_comment(b->profile,
                            "stacks written: %u (pprof samples: one per stack, allocated class%s "
                            "and object size, any pseudo-site included), from %llu samples recorded",
-                           b->profile->nsamples, b->agent->opts.threads ? ", thread" : "",
-                           (unsigned long long)hs_sample_table_samples(b->agent->samples));
+                           b->profile->nsamples, b->src->opts->threads ? ", thread" : "",
+                           (unsigned long long)hs_sample_table_samples(b->src->sampled.samples));
     hs_profile_add_comment(b->profile,
                            "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
                            "deeper than depth=%d, cut under [truncated]",
@@ -250,13 +250,13 @@ static void add_comment_line(void *profile, const char *line) {
     hs_profile_add_comment(profile, "%s", line);
 }
 
-static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
+static void add_comments(const hs_snapshot_source *src, hs_profile *p, double rate_scale) {
     char options[HS_PATH_MAX + 512];
-    hs_options_format(&agent->opts, options, sizeof options);
-    hs_counters *c = &agent->counters;
+    hs_options_format(src->opts, options, sizeof options);
+    hs_counters *c = src->sampled.counters;
     hs_profile_add_comment(p, "heapsampler %s", HEAPSAMPLER_VERSION);
     hs_profile_add_comment(p, "options: %s", options);
-    hs_profile_add_comment(p, "jvm: %s %s", agent->vm_name, agent->java_version);
+    hs_profile_add_comment(p, "jvm: %s %s", src->vm_name, src->java_version);
     char start[40], end[40];
     hs_profile_add_comment(p, "period: %s to %s (UTC)", hs_format_utc(p->time_nanos, start, sizeof start),
                            hs_format_utc(p->time_nanos + p->duration_nanos, end, sizeof end));
@@ -264,34 +264,34 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
                            "samples recorded: %llu (allocations the JVM's sampler picked); "
                            "dropped: %llu (tables full); stack walks failed: %llu; samples whose "
                            "stack was cut at depth=%d: %llu",
-                           (unsigned long long)hs_sample_table_samples(agent->samples),
+                           (unsigned long long)hs_sample_table_samples(src->sampled.samples),
                            (unsigned long long)atomic_load(&c->dropped),
-                           (unsigned long long)atomic_load(&c->stack_errors), agent->opts.depth,
+                           (unsigned long long)atomic_load(&c->stack_errors), src->opts->depth,
                            (unsigned long long)atomic_load(&c->truncated));
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
                            "object of s bytes counts 1/(1-exp(-s/interval)) objects, times its "
                            "rate-cap weight");
     char bias[HS_SAMPLER_BIAS_NOTE_MAX];
-    if (hs_sampler_bias_note_for(agent->java_version, bias, sizeof bias) > 0)
+    if (hs_sampler_bias_note_for(src->java_version, bias, sizeof bias) > 0)
         hs_profile_add_comment(p, "%s", bias);
-    const hs_symbols *sym = agent->symbols;
+    const hs_symbols *sym = src->sampled.symbols;
     hs_profile_add_comment(p,
                            "tables: %u stacks, %u buckets; symbols: %u methods, %u class "
                            "names, %u classes resident, %llu slots of unloaded classes reclaimed, "
                            "%llu samples of classes counted as %s",
-                           hs_stack_store_count(agent->stacks), hs_sample_table_count(agent->samples),
+                           hs_stack_store_count(src->sampled.stacks), hs_sample_table_count(src->sampled.samples),
                            hs_symbols_method_count(sym), hs_symbols_class_count(sym) - 1,
                            hs_symbols_class_resident(sym),
                            (unsigned long long)hs_symbols_class_reclaimed(sym),
                            (unsigned long long)hs_symbols_class_overflow(sym),
                            HS_CLASS_CACHE_FULL_NAME);
     char overflow[512];
-    if (hs_overflow_describe(&agent->overflow, hs_snapshot_samples_taken(agent), overflow,
+    if (hs_overflow_describe(src->overflow, hs_snapshot_samples_taken(src), overflow,
                              sizeof overflow))
         hs_profile_add_comment(p, "%s", overflow);
-    hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
-    if (agent->throttle)
+    hs_throttle_status_lines(src->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
+    if (src->throttle)
         hs_profile_add_comment(p,
                                "rate cap: estimates multiplied by %.4f, samples offered over the "
                                "weights handed out (the deficit not yet carried into later weights)",
@@ -300,7 +300,7 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
 
 /* Samples that found no bucket at all: one site with their unbiased totals (no liveness). */
 static void add_spilled_sample(builder *b) {
-    const hs_overflow *o = &b->agent->overflow;
+    const hs_overflow *o = b->src->overflow;
     uint64_t objects_fp = atomic_load_explicit(&o->spilled_objects_fp, memory_order_relaxed);
     uint64_t bytes = atomic_load_explicit(&o->spilled_bytes, memory_order_relaxed);
     if (atomic_load_explicit(&o->spilled, memory_order_relaxed) == 0) return;
@@ -312,9 +312,9 @@ static void add_spilled_sample(builder *b) {
     if (loc != UINT32_MAX) hs_profile_add_sample(b->profile, &loc, 1, values, 0);
 }
 
-uint64_t hs_snapshot_samples_taken(hs_agent *agent) {
-    return hs_sample_table_samples(agent->samples) +
-           atomic_load_explicit(&agent->overflow.spilled, memory_order_relaxed);
+uint64_t hs_snapshot_samples_taken(const hs_snapshot_source *src) {
+    return hs_sample_table_samples(src->sampled.samples) +
+           atomic_load_explicit(&src->overflow->spilled, memory_order_relaxed);
 }
 
 /* The sample type named first by default if the profile has it. */
@@ -324,31 +324,31 @@ static const char *default_type(int live, const hs_snapshot_request *req) {
     return live ? "inuse_space" : "alloc_space";
 }
 
-static int set_header(hs_agent *agent, hs_profile *p, int live, const hs_snapshot_request *req) {
+static int set_header(const hs_snapshot_source *src, hs_profile *p, int live, const hs_snapshot_request *req) {
     int ok = hs_profile_add_sample_type(p, "alloc_objects", "count") >= 0 &&
              hs_profile_add_sample_type(p, "alloc_space", "bytes") >= 0 &&
              (!live || (hs_profile_add_sample_type(p, "inuse_objects", "count") >= 0 &&
                         hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
              hs_profile_set_default_sample_type(p, default_type(live, req)) == 0 &&
-             hs_profile_set_period(p, "space", "bytes", agent->opts.interval) == 0;
+             hs_profile_set_period(p, "space", "bytes", src->opts->interval) == 0;
     bool whole_run = req->time_nanos == 0;
-    p->time_nanos = whole_run ? agent->start_nanos : req->time_nanos;
-    p->duration_nanos = whole_run ? hs_wall_nanos() - agent->start_nanos : req->duration_nanos;
+    p->time_nanos = whole_run ? src->start_nanos : req->time_nanos;
+    p->duration_nanos = whole_run ? hs_wall_nanos() - src->start_nanos : req->duration_nanos;
     if (req->what) hs_profile_add_comment(p, "%s", req->what);
     return ok ? 0 : -1;
 }
 
 /* Per-bucket unbiased live estimates from the tracked samples' weights. */
-static hs_live_estimate *live_estimates(hs_agent *agent, const hs_live_view *view,
+static hs_live_estimate *live_estimates(const hs_snapshot_source *src, const hs_live_view *view,
                                         double rate_scale) {
     hs_live_estimate *est = calloc((size_t)view->nbuckets + 1, sizeof *est);
     for (uint32_t i = 1; est && i <= view->nbuckets; i++) {
         hs_bucket_snapshot bucket;
-        if (view->live_weight[i] <= 0 || hs_sample_table_get(agent->samples, i, &bucket) != 0)
+        if (view->live_weight[i] <= 0 || hs_sample_table_get(src->sampled.samples, i, &bucket) != 0)
             continue;
         double size = (double)bucket.key.size;
         est[i].objects = view->live_weight[i] * hs_untracked_correction(bucket.weight_fp, bucket.untracked_fp) *
-                         rate_scale * hs_unbias_scale(size, agent->opts.interval);
+                         rate_scale * hs_unbias_scale(size, src->opts->interval);
         est[i].bytes = est[i].objects * size;
     }
     return est;
@@ -451,13 +451,13 @@ static void add_residual_sample(builder *b, int64_t bytes) {
 
 /* Computes b->inuse for every bucket; adds the residual site and the live comments. */
 static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
-    hs_agent *agent = b->agent;
+    const hs_snapshot_source *src = b->src;
     hs_live_view view;
-    if (hs_live_collect_when(agent, jni, nbuckets, b->req->live, &view) != 0) {
+    if (hs_live_collect_when(src->live, jni, nbuckets, b->req->live, &view) != 0) {
         hs_live_view_free(&view);
         return -1;
     }
-    hs_live_estimate *est = live_estimates(agent, &view, b->rate_scale);
+    hs_live_estimate *est = live_estimates(src, &view, b->rate_scale);
     b->inuse = calloc((size_t)nbuckets + 1, sizeof *b->inuse);
     if (!est || !b->inuse) {
         free(est);
@@ -466,23 +466,23 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     }
     hs_live_scale_summary sum;
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
-    hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, agent->opts.live_scale, b->inuse, &sum);
+    hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, src->opts->live_scale, b->inuse, &sum);
     /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
-    bool scaled = sum.heap_known && agent->opts.live_scale == HS_SCALE_PROPORTIONAL;
+    bool scaled = sum.heap_known && src->opts->live_scale == HS_SCALE_PROPORTIONAL;
     if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
         free(est);
         hs_live_view_free(&view);
         return -1;
     }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
-    add_live_comments(b->profile, &view, &sum, agent->opts.live_scale,
-                      atomic_load(&agent->counters.live_untracked), confirmed_bytes(&view, est));
+    add_live_comments(b->profile, &view, &sum, src->opts->live_scale,
+                      atomic_load(&src->sampled.counters->live_untracked), confirmed_bytes(&view, est));
     hs_age_add_comment(b->profile);
     /* Growing sites: in the comments of every profile; as log lines at log=info, and at
      * the default level when the program ran out of heap (the OOM profile), but not again
      * for a peak profile, which would only repeat them. */
     if (b->req->live != HS_LIVE_PEAK)
-        hs_suspects_report(agent, b->profile, &view,
+        hs_suspects_report(&src->sampled, b->profile, &view,
                            b->req->live == HS_LIVE_NOW_NO_JAVA_ALLOC ? HS_LOG_WARN : HS_LOG_INFO);
     hs_snapshot_live *out = b->req->live_out;
     if (out) {
@@ -503,12 +503,12 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     return 0;
 }
 
-uint64_t *hs_snapshot_read_weights(hs_agent *agent, uint32_t *n) {
-    *n = hs_sample_table_count(agent->samples);
+uint64_t *hs_snapshot_read_weights(const hs_snapshot_source *src, uint32_t *n) {
+    *n = hs_sample_table_count(src->sampled.samples);
     uint64_t *fp = calloc((size_t)*n + 1, sizeof *fp);
     for (uint32_t i = 1; fp && i <= *n; i++) {
         hs_bucket_snapshot bucket;
-        if (hs_sample_table_get(agent->samples, i, &bucket) == 0) fp[i] = bucket.weight_fp;
+        if (hs_sample_table_get(src->sampled.samples, i, &bucket) == 0) fp[i] = bucket.weight_fp;
     }
     return fp;
 }
@@ -524,27 +524,27 @@ bool hs_snapshot_extend_weights(uint64_t **fp, uint32_t *n, uint32_t n_new) {
     return true;
 }
 
-hs_profile *hs_snapshot_build(hs_agent *agent, JNIEnv *jni) {
-    return hs_snapshot_build_request(agent, jni, NULL);
+hs_profile *hs_snapshot_build(const hs_snapshot_source *src, JNIEnv *jni) {
+    return hs_snapshot_build_request(src, jni, NULL);
 }
 
-hs_profile *hs_snapshot_build_request(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req) {
+hs_profile *hs_snapshot_build_request(const hs_snapshot_source *src, JNIEnv *jni, const hs_snapshot_request *req) {
     static const hs_snapshot_request whole_run = {.live = HS_LIVE_NOW};
     if (req && req->live_out) memset(req->live_out, 0, sizeof *req->live_out);
-    builder b = {.agent = agent, .profile = hs_profile_new(), .req = req ? req : &whole_run,
-                 .rate_scale = hs_throttle_dump_scale(agent->throttle)};
-    uint32_t classes = hs_symbols_class_count(agent->symbols);
+    builder b = {.src = src, .profile = hs_profile_new(), .req = req ? req : &whole_run,
+                 .rate_scale = hs_throttle_dump_scale(src->throttle)};
+    uint32_t classes = hs_symbols_class_count(src->sampled.symbols);
     b.nclasses = classes;
-    b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(agent->symbols) + 16);
+    b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(src->sampled.symbols) + 16);
     b.function_of_class = calloc((size_t)classes + 1, sizeof *b.function_of_class);
-    b.locations = malloc(sizeof *b.locations * (size_t)(agent->opts.depth + 2));
-    int live = agent->live != NULL && jni != NULL;
+    b.locations = malloc(sizeof *b.locations * (size_t)(src->opts->depth + 2));
+    int live = atomic_load(src->live) != NULL && jni != NULL;
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
-             set_header(agent, b.profile, live, b.req) == 0;
-    uint32_t buckets = !ok ? 0 : b.req->alloc_fp ? b.req->nbuckets : hs_sample_table_count(agent->samples);
-    if (ok) add_comments(agent, b.profile, b.rate_scale);
+             set_header(src, b.profile, live, b.req) == 0;
+    uint32_t buckets = !ok ? 0 : b.req->alloc_fp ? b.req->nbuckets : hs_sample_table_count(src->sampled.samples);
+    if (ok) add_comments(src, b.profile, b.rate_scale);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
-    for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, agent->opts.interval);
+    for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, src->opts->interval);
     if (ok) add_spilled_sample(&b);
     if (ok) add_summary_comments(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);

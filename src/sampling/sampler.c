@@ -156,7 +156,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread
                                     agent->opts.interval);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
     struct hs_live_tracker *live = atomic_load(&agent->live);
-    if (live) hs_live_track(agent, live, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
+    if (live) hs_live_track(live, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
