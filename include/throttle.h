@@ -60,8 +60,9 @@ typedef struct hs_throttle hs_throttle;
 typedef struct {
     uint32_t stripe;    /* offered-count stripe, 1 + index (0: not assigned) */
     uint64_t level;     /* the published probability word the countdown was drawn from */
-    double p;           /* its probability */
-    uint64_t countdown; /* offers to reject before the next candidate */
+    double p;           /* its probability (for an offer of factor 1) */
+    double countdown;   /* offered mass to pass before the next candidate */
+    double decided;     /* the probability the last offer was decided with */
     uint64_t random;    /* splitmix64 state */
 } hs_throttle_thread;
 
@@ -109,6 +110,13 @@ void hs_throttle_interval_reset(hs_throttle *t, int64_t interval);
  * JVM sample) in *weight_fp; false to drop it. */
 bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
                        uint64_t *weight_fp);
+
+/* The same for an offer of factor `factor` (>= 1; survival.h sets it): it is a candidate
+ * with probability 1 - (1 - p)^factor instead of p and weighs the inverse of that; p is
+ * set against the offers' factors summed, so the kept rate stays the cap's whatever the
+ * factors (each is kept with at most factor x p). */
+bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
+                              double factor, uint64_t *weight_fp);
 
 /* Samples offered over the weights handed out so far, for a dump to multiply every estimate
  * by: the weights then add up to the population offered exactly. The ratio's expectation
