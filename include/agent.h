@@ -22,6 +22,7 @@ struct hs_sample_table;
 struct hs_symbols;
 struct hs_live_tracker;
 struct hs_throttle;
+struct hs_survival;
 struct hs_thread_names;
 
 typedef enum {
@@ -78,6 +79,8 @@ typedef struct hs_agent {
     hs_counters counters;
     hs_overflow overflow;          /* samples folded because a table was full */
     struct hs_throttle *throttle;  /* rate cap (throttle.h); NULL with rate=0 */
+    /* the cap's survival factors (survival.h); NULL unless rate > 0, live and survival */
+    struct hs_survival *survival;
 } hs_agent;
 
 /* The one agent of this JVM (its phase says whether it is set up). */

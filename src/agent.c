@@ -31,6 +31,7 @@
 #include "stack_store.h"
 #include "symbols.h"
 #include "thread_names.h"
+#include "survival.h"
 #include "throttle.h"
 
 /* Table sizes come from memory= (budget.c). Memory is calloc'd, so untouched parts cost
@@ -150,10 +151,12 @@ static int create_tables(hs_agent *agent) {
     if (agent->opts.rate > 0) /* rate cap (throttle.h) */
         agent->throttle = hs_throttle_create(agent->opts.rate, agent->opts.rate_period_ns,
                                              (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
+    bool favour_survivors = agent->throttle && agent->opts.live && agent->opts.survival;
+    if (favour_survivors) agent->survival = hs_survival_create();
     if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
     if (agent->stacks && agent->samples && agent->symbols &&
-        (agent->opts.rate == 0 || agent->throttle) &&
+        (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
         (!agent->opts.threads || agent->thread_names))
         return 0;
     hs_error("out of memory allocating the sampling tables");
@@ -171,6 +174,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     agent->symbols = NULL;
     hs_throttle_destroy(agent->throttle);
     agent->throttle = NULL;
+    hs_survival_destroy(agent->survival);
+    agent->survival = NULL;
 }
 
 /* Turns sampling on: VMInit, or at once when attached to a running JVM. */
@@ -196,6 +201,9 @@ static void log_line(void *ctx, const char *line) {
 /* The rate cap's status lines at log=info (bench/overhead.sh reads them). */
 static void log_rate_status(hs_agent *agent) {
     hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), log_line, NULL);
+    char survival[512];
+    hs_survival_format_status(agent->survival, survival, sizeof survival);
+    if (agent->throttle) hs_info("%s", survival);
 }
 
 static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {

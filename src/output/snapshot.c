@@ -25,6 +25,7 @@
 #include "sampler_bias.h"
 #include "stack_store.h"
 #include "suspects.h"
+#include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
 #include "thread_names.h"
@@ -291,6 +292,9 @@ static void add_comments(hs_agent *agent, hs_profile *p, double rate_scale) {
                              sizeof overflow))
         hs_profile_add_comment(p, "%s", overflow);
     hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
+    char survival[512];
+    hs_survival_format_status(agent->survival, survival, sizeof survival);
+    if (agent->throttle) hs_profile_add_comment(p, "%s", survival);
     if (agent->throttle)
         hs_profile_add_comment(p,
                                "rate cap: estimates multiplied by %.4f, samples offered over the "

@@ -2,7 +2,8 @@
  *
  * It runs in application threads, inside their allocation, thousands of times a second
  * at small intervals. It takes no lock, does no I/O and does not malloc in the steady
- * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref; a kept
+ * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref (with
+ * survival=true, from the class and size: survival.h, the class looked up first); a kept
  * sample's stack is walked into a buffer on the thread's own stack, interned into the
  * lock-free stack store, and the sample is added to the lock-free sample table. New
  * methods and classes are resolved on first sight (symbols.c), which allocates from
@@ -15,6 +16,7 @@
 #include "live_tracker.h"
 #include "sample_table.h"
 #include "stack_store.h"
+#include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
 #include "thread_names.h"
@@ -98,14 +100,15 @@ static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jt
     return id;
 }
 
-/* The rate cap's decision for this sample: false to drop it, else its weight. Each thread
- * keeps its own throttle state (its countdown and PRNG), so a dropped sample writes only
- * this thread's cache lines. */
-static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
+/* The rate cap's decision for this sample (of survival factor `factor`): false to drop
+ * it, else its weight. Each thread keeps its own throttle state (its countdown and PRNG),
+ * so a dropped sample writes only this thread's cache lines. */
+static bool throttle_keeps(hs_agent *agent, double factor, uint64_t *weight_fp) {
     static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
     *weight_fp = HS_WEIGHT_ONE;
-    return !agent->throttle ||
-           hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
+    return !agent->throttle || hs_throttle_offer_factor(agent->throttle, &state,
+                                                        hs_throttle_clock_nanos(), factor,
+                                                        weight_fp);
 }
 
 /* The interval the JVM drew this thread's sample at. HotSpot picks a thread's next sample
@@ -125,7 +128,11 @@ static int64_t interval_drawn_at(hs_agent *agent) {
 static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                           jobject object, jclass klass, jlong size, int64_t interval) {
     uint64_t weight_fp; /* the rate cap's weight for a kept sample */
-    if (!throttle_keeps(agent, &weight_fp)) return;
+    /* With survival factors the class is needed before the decision; else only for the
+     * samples kept. */
+    uint32_t class_id = agent->survival ? hs_symbols_class_id(agent->symbols, jvmti, jni, klass) : 0;
+    double factor = agent->survival ? hs_survival_factor(agent->survival, class_id, (uint64_t)size) : 1;
+    if (!throttle_keeps(agent, factor, &weight_fp)) return;
     /* Sized by depth= (16 KiB at the default 1024), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare (StackShadowPages=20: 80 KiB on Linux x86-64,
@@ -143,7 +150,7 @@ static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread
         .thread_id = agent->opts.threads ? thread_name_id(agent, jvmti, jni, thread) : 0,
     };
     if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
-    key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
+    key.class_id = agent->survival ? class_id : hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
     /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap
      * changed the interval since startup. */
     if (interval != agent->opts.interval)
