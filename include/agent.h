@@ -99,8 +99,4 @@ static inline void hs_agent_leave(atomic_int *stripe) { atomic_fetch_sub(stripe,
 /* Waits up to timeout_ms for every callback to leave; true when none is left. */
 bool hs_agent_drain(hs_agent *agent, int timeout_ms);
 
-/* The SampledObjectAlloc callback (sampler.c). */
-void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
-                                        jobject object, jclass klass, jlong size);
-
 #endif

@@ -31,6 +31,7 @@
 #include "stack_store.h"
 #include "symbols.h"
 #include "thread_names.h"
+#include "sampler.h"
 #include "survival.h"
 #include "throttle.h"
 
@@ -137,6 +138,46 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
     return check_jvmti(jvmti, err, "AddCapabilities");
 }
 
+/* --- the allocation callback's context (sampler.h) ---------------------------------------- */
+
+static atomic_int *sampler_enter(void *owner) { return hs_agent_enter(owner); }
+
+static bool sampler_running(void *owner) {
+    return atomic_load(&((hs_agent *)owner)->phase) == HS_PHASE_RUNNING;
+}
+
+static void sampler_track(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
+                          uint32_t bucket, uint64_t size, uint64_t weight_fp) {
+    hs_agent *agent = owner;
+    struct hs_live_tracker *live = atomic_load(&agent->live);
+    if (live) hs_live_track(agent, live, jvmti, jni, object, bucket, size, weight_fp);
+}
+
+/* Static like the agent: the callback may read it until the JVM is gone. */
+static hs_sampler sampler;
+
+static void install_sampler(hs_agent *agent) {
+    sampler = (hs_sampler){
+        .config = {.depth = agent->opts.depth, .threads = agent->opts.threads,
+                   .base_interval = agent->opts.interval},
+        .counters = {.stack_errors = &agent->counters.stack_errors,
+                     .truncated = &agent->counters.truncated},
+        .stacks = agent->stacks,
+        .samples = agent->samples,
+        .symbols = agent->symbols,
+        .thread_names = agent->thread_names,
+        .overflow = &agent->overflow,
+        .throttle = agent->throttle,
+        .survival = agent->survival,
+        .sampling_interval = &agent->sampling_interval,
+        .owner = agent,
+        .enter = sampler_enter,
+        .running = sampler_running,
+        .track = sampler_track,
+    };
+    hs_sampler_install(&sampler);
+}
+
 static int create_tables(hs_agent *agent) {
     hs_budget b;
     if (plan_budget(&agent->opts, &b) != 0) return -1;
@@ -157,13 +198,16 @@ static int create_tables(hs_agent *agent) {
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
     if (agent->stacks && agent->samples && agent->symbols &&
         (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
-        (!agent->opts.threads || agent->thread_names))
+        (!agent->opts.threads || agent->thread_names)) {
+        install_sampler(agent);
         return 0;
+    }
     hs_error("out of memory allocating the sampling tables");
     return -1;
 }
 
 static void free_tables(hs_agent *agent, JNIEnv *jni) {
+    hs_sampler_install(NULL);
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
