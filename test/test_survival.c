@@ -216,6 +216,25 @@ static void test_unbiased_and_more_precise(void) {
     CU_ASSERT(garbage_on <= sqrt(HS_SURVIVAL_MAX) * garbage_off);
 }
 
+/* A program offering fewer than the rate keeps (nearly) all, whatever the factors: 900
+ * offers a second in bursts of 90 within 10 ms every 100 ms, a third of them at factor 8
+ * (their mass alone, 2,400 a second, is above the rate). */
+static void test_below_the_rate_keeps_all(void) {
+    int64_t start = 1000 * SECOND;
+    hs_throttle *t = hs_throttle_create(1000, SECOND, 5, start);
+    hs_throttle_thread th = {0};
+    uint64_t offered = 0, kept = 0;
+    for (int burst = 0; burst < 100; burst++)
+        for (int i = 0; i < 90; i++) {
+            uint64_t w;
+            int64_t now = start + burst * SECOND / 10 + i * SECOND / 9000;
+            kept += hs_throttle_offer_factor(t, &th, now, i % 3 ? 1.0 : 8.0, &w);
+            offered++;
+        }
+    CU_ASSERT(kept >= 0.97 * (double)offered);
+    hs_throttle_destroy(t);
+}
+
 static void test_status_line(void) {
     char buf[512];
     size_t n = hs_survival_format_status(NULL, buf, sizeof buf);
@@ -238,6 +257,7 @@ void register_tests(void) {
         {"counts forget the past", test_counts_forget_the_past},
         {"the sweeper's outcomes", test_outcomes},
         {"status line", test_status_line},
+        {"below the rate: all kept, whatever the factors", test_below_the_rate_keeps_all},
         {"unbiased under the cap, and more precise for the leak", test_unbiased_and_more_precise},
         CU_TEST_INFO_NULL,
     };

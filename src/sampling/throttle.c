@@ -213,6 +213,17 @@ static double measure_offers(hs_throttle *t, int64_t elapsed_ns, double mass) {
     return fmax(recent, t->ewma);
 }
 
+/* Whether the offers come at no more than `spend` per ns in number (their mass rate is
+ * `offers`): then all are kept, whatever their factors (p = spend / mass, with factors
+ * above 1, would drop some of a program offering fewer than the rate). The count's share
+ * of the mass is the last gap's. */
+static bool fewer_than(hs_throttle *t, uint64_t offered, double mass, double offers, double spend) {
+    double gap_mass = mass - (double)t->mass_at_last_check / MASS_ONE;
+    double gap_count = (double)(offered - t->offered_at_last_check);
+    double share = gap_mass > 0 ? fmin(1.0, gap_count / gap_mass) : 1.0;
+    return offers * share <= spend;
+}
+
 /* One control period's decision on the JVM's interval; a change is applied through the
  * hook. Returns the factor the offers change by (old / new interval: small objects' offers
  * in proportion), so that p follows at once; 1 when nothing changed. */
@@ -272,7 +283,7 @@ static void check(hs_throttle *t, int64_t now_ns) {
     offers = fmax(offers * control_interval(t, now_ns, offered), 1e-18);
     double spend = spend_per_ns(t, tokens);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
-    publish_p(t, level, spend / offers);
+    publish_p(t, level, spend / offers < 1 && !fewer_than(t, offered, mass, offers, spend) ? spend / offers : 1);
     set_marks(t, spend, tokens);
     int64_t gap = atomic_load(&t->period_ns) / HS_THROTTLE_CHECKS;
     atomic_store_explicit(&t->offered_at_check, offered, memory_order_relaxed);
