@@ -22,8 +22,19 @@
  * from one check to the next (the larger of that and its moving average, so a surge is
  * followed at once). Between checks, marks in the tokens spent since the check (at twice
  * what the check planned, then 4 x, 8 x...) step p down to at most half, and to the rate
- * seen since the check: a surge is caught before it empties the bucket. Refusals need a
+ * seen since the check: a surge is caught before it empties the bucket; while the bucket
+ * is above its reserve, a step keeps p at least at the loan left over the offers since the
+ * check (a burst shorter than a check, e.g. a set built at startup in a few ms, spends the
+ * loan instead of being kept at the rate it would get over the horizon), and marks also
+ * come at each halving of the bucket. Refusals need a
  * population that outruns the steps; they are counted and reported ("refused").
+ *
+ * Survival factors (survival.h): an offer may carry a factor f >= 1; it is then a candidate
+ * with probability q = 1 - (1 - p)^f and weighs 1/q (the per-thread countdown runs over the
+ * offers' factors, an exponential draw: the points of a Poisson process on that mass), and
+ * p is set against the offers' mass (the factors summed) instead of their number, so the
+ * kept rate stays the cap's; offers that come in number at no more than the spend rate are
+ * all kept (p = 1). Every factor 1 is the cap without factors, decision for decision.
  *
  * When the cap keeps a small fraction for long, it raises the JVM's own sampling interval
  * (interval_control.h) through a hook the agent gives it, so the JVM offers about twice
@@ -62,7 +73,7 @@ typedef struct {
     uint64_t level;     /* the published probability word the countdown was drawn from */
     double p;           /* its probability (for an offer of factor 1) */
     double countdown;   /* offered mass to pass before the next candidate */
-    double decided;     /* the probability the last offer was decided with */
+    double factor;      /* the last offer's factor */
     uint64_t random;    /* splitmix64 state */
 } hs_throttle_thread;
 
@@ -117,6 +128,14 @@ bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_n
  * factors (each is kept with at most factor x p). */
 bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
                               double factor, uint64_t *weight_fp);
+
+/* The probability an offer of factor `factor` is kept with at p: 1 - (1 - p)^factor. */
+double hs_throttle_probability(double p, double factor);
+
+/* The probability the thread's last offer was decided with (for tests and stats). */
+static inline double hs_throttle_decided(const hs_throttle_thread *th) {
+    return hs_throttle_probability(th->p, th->factor);
+}
 
 /* Samples offered over the weights handed out so far, for a dump to multiply every estimate
  * by: the weights then add up to the population offered exactly. The ratio's expectation

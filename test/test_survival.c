@@ -138,7 +138,7 @@ static void run_once(uint64_t seed, bool learn, double per_second, int64_t rate,
             uint64_t w = 0;
             bool keep = hs_throttle_offer_factor(t, &th, now, f, &w);
             r->offered[c]++;
-            r->variance[c] += (1 - th.decided) / th.decided;
+            r->variance[c] += (1 - hs_throttle_decided(&th)) / hs_throttle_decided(&th);
             if (keep) {
                 r->weight[c] += (double)w / HS_WEIGHT_ONE;
                 r->kept++;

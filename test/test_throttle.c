@@ -59,7 +59,7 @@ static bool sim_offer_site(sim *s, int which) {
     bool keep = hs_throttle_offer(s->t, &s->th, s->now, &w);
     s->offered++;
     s->sites[which].offered++;
-    s->sites[which].variance += (1 - s->th.decided) / s->th.decided;
+    s->sites[which].variance += (1 - hs_throttle_decided(&s->th)) / hs_throttle_decided(&s->th);
     if (keep) {
         double weight = (double)w / HS_WEIGHT_ONE;
         s->kept++;
@@ -443,7 +443,7 @@ static void *offer_for_a_while(void *arg) {
             w->kept++;
             w->weight += (double)weight / HS_WEIGHT_ONE;
         }
-        w->variance += (1 - th.decided) / th.decided;
+        w->variance += (1 - hs_throttle_decided(&th)) / hs_throttle_decided(&th);
     }
     return NULL;
 }

@@ -283,7 +283,8 @@ static void check(hs_throttle *t, int64_t now_ns) {
     offers = fmax(offers * control_interval(t, now_ns, offered), 1e-18);
     double spend = spend_per_ns(t, tokens);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
-    publish_p(t, level, spend / offers < 1 && !fewer_than(t, offered, mass, offers, spend) ? spend / offers : 1);
+    bool keep_all = spend >= offers || fewer_than(t, offered, mass, offers, spend);
+    publish_p(t, level, keep_all ? 1 : spend / offers);
     set_marks(t, spend, tokens);
     int64_t gap = atomic_load(&t->period_ns) / HS_THROTTLE_CHECKS;
     atomic_store_explicit(&t->offered_at_check, offered, memory_order_relaxed);
@@ -363,8 +364,7 @@ static double draw_countdown(hs_throttle_thread *th) {
     return log(u) / log1p(-th->p);
 }
 
-/* The probability an offer of factor f is a candidate with at p. */
-static double candidate_probability(double p, double factor) {
+double hs_throttle_probability(double p, double factor) {
     if (p >= 1) return 1;
     return factor == 1 ? p : -expm1(factor * log1p(-p));
 }
@@ -426,11 +426,10 @@ bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *th, int64_t no
     atomic_fetch_add_explicit(&own->offered, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&own->mass, mass_units(factor), memory_order_relaxed);
     load_level(t, th);
-    /* the probability this offer is decided with */
-    th->decided = candidate_probability(th->p, factor);
+    th->factor = factor;
     th->countdown -= factor;
     if (th->countdown > 0) return false;
-    double q = th->decided;
+    double q = hs_throttle_probability(th->p, factor); /* this offer's, as it was decided */
     th->countdown = draw_countdown(th);
     if (!take(t, now_ns)) return false;
     *weight_fp = q >= 1 ? HS_WEIGHT_ONE : (uint64_t)llround((double)HS_WEIGHT_ONE / q);
