@@ -38,7 +38,8 @@ static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
  * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. A
  * thread with no Java frames (JNI allocating on the launcher's thread) has 0 frames:
  * the sample is kept, with an empty stack. */
-static int32_t walk_stack(const hs_sampler *sampler, jvmtiEnv *jvmti, frame_slot *slots, bool *truncated) {
+static int32_t walk_stack(const hs_sampler *sampler, jvmtiEnv *jvmti, frame_slot *slots,
+                          bool *truncated) {
     int32_t depth = sampler->config.depth;
     jint count = 0;
     jvmtiError err = (*jvmti)->GetStackTrace(jvmti, NULL, 0, depth + 1, &slots[0].jvmti, &count);
@@ -65,7 +66,8 @@ static void convert_frames(frame_slot *slots, uint32_t count) {
 /* Resolves the methods of a stack seen for the first time, while their classes are
  * certainly alive (they are on this thread's stack). Known stacks skip this: their
  * methods were resolved by whoever stored them. */
-static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni, const frame_slot *slots,
+static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                            const frame_slot *slots,
                             uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
         hs_symbols_method(sampler->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
@@ -77,13 +79,15 @@ static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *
 static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, uint64_t weight_fp) {
     uint32_t hint = hs_stack_store_hint(sampler->stacks, key.stack_id);
     uint32_t bucket = hs_sample_table_record_hinted(sampler->samples, key, weight_fp, hint);
-    if (bucket != 0 && bucket != hint) hs_stack_store_set_hint(sampler->stacks, key.stack_id, bucket);
+    if (bucket != 0 && bucket != hint)
+        hs_stack_store_set_hint(sampler->stacks, key.stack_id, bucket);
     return bucket;
 }
 
 /* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
  * A thread renamed after its first sample keeps its first name. */
-static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                               jthread thread) {
     static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
     if (id != 0 || !sampler->thread_names) return id;
     jvmtiThreadInfo info = {0};
@@ -129,8 +133,12 @@ static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jn
     uint64_t weight_fp; /* the rate cap's weight for a kept sample */
     /* With survival factors the class is needed before the decision; else only for the
      * samples kept. */
-    uint32_t class_id = sampler->survival ? hs_symbols_class_id(sampler->symbols, jvmti, jni, klass) : 0;
-    double factor = sampler->survival ? hs_survival_factor(sampler->survival, class_id, (uint64_t)size) : 1;
+    uint32_t class_id = 0;
+    double factor = 1;
+    if (sampler->survival) {
+        class_id = hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
+        factor = hs_survival_factor(sampler->survival, class_id, (uint64_t)size);
+    }
     if (!throttle_keeps(sampler, factor, &weight_fp)) return;
     /* Sized by depth= (16 KiB at the default 1024), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
@@ -144,22 +152,23 @@ static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jn
     convert_frames(slots, count);
     bool new_stack = false;
     hs_bucket_key key = {
-        .stack_id = hs_stack_store_add(sampler->stacks, &slots[0].frame, count, truncated, &new_stack),
+        .stack_id = hs_stack_store_add(sampler->stacks, &slots[0].frame, count, truncated,
+                                       &new_stack),
         .size = (uint64_t)size,
         .thread_id = sampler->config.threads ? thread_name_id(sampler, jvmti, jni, thread) : 0,
     };
     if (new_stack) resolve_methods(sampler, jvmti, jni, slots, count);
-    key.class_id = sampler->survival ? class_id : hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
+    key.class_id = sampler->survival ? class_id
+                                     : hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
     /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap
      * changed the interval since startup. */
-    if (interval != sampler->config.base_interval)
+    int64_t base = sampler->config.base_interval;
+    if (interval != base)
         weight_fp = (uint64_t)((unsigned __int128)weight_fp *
-                               hs_interval_weight_fp((uint64_t)size, interval, sampler->config.base_interval) /
-                               HS_WEIGHT_ONE);
+                               hs_interval_weight_fp((uint64_t)size, interval, base) / HS_WEIGHT_ONE);
     uint32_t bucket = key.stack_id ? record_in_bucket(sampler, key, weight_fp) : 0;
     if (bucket == 0) /* a table was full: fold, never drop */
-        bucket = hs_overflow_record(sampler->overflow, sampler->samples, key, weight_fp,
-                                    sampler->config.base_interval);
+        bucket = hs_overflow_record(sampler->overflow, sampler->samples, key, weight_fp, base);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
     sampler->track(sampler->owner, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
 }

@@ -25,7 +25,9 @@ struct hs_survival {
     _Atomic uint32_t highest; /* FACTOR_ONE units */
 };
 
-static uint32_t size_class(uint64_t size) { return size ? 63u - (uint32_t)__builtin_clzll(size) : 0; }
+static uint32_t size_class(uint64_t size) {
+    return size ? 63u - (uint32_t)__builtin_clzll(size) : 0;
+}
 
 static uint32_t slot_of(uint32_t class_id, uint64_t size) {
     return (uint32_t)hs_mix64((uint64_t)class_id << 8 | size_class(size)) & (HS_SURVIVAL_SLOTS - 1);
@@ -98,7 +100,9 @@ void hs_survival_stats_read(const hs_survival *s, hs_survival_stats *out) {
 }
 
 size_t hs_survival_format_status(const hs_survival *s, char *buf, size_t len) {
-    if (!s) return (size_t)snprintf(buf, len, "survival factors: off (survival=false, live=false or rate=0)");
+    if (!s)
+        return (size_t)snprintf(buf, len,
+                                "survival factors: off (survival=false, live=false or rate=0)");
     hs_survival_stats st;
     hs_survival_stats_read(s, &st);
     int n = snprintf(buf, len,
