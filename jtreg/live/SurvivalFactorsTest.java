@@ -25,10 +25,11 @@ import java.util.regex.Pattern;
  * told the retained slot's samples survive (factor ~8) and the garbage's die (~1), the
  * offered mass is ~1,250 + 8 x 60 a second, p ~ 0.058, and a retained offer is kept with
  * 1 - (1 - p)^8 ~ 0.38: about 5 times p. The live table's survivors at the last GC (the
- * profile's "for N surviving samples") are then ~5 times as many (less the first second or
- * so, before anything is learned); asserted: at least twice, with the kept rates within
- * 20 % of each other. Without factors ~25 survivors are expected (Poisson: 45 would be
- * 4 sigma), with them ~100.
+ * profile's "for N surviving samples") are then 3-5 times as many (less the first second
+ * or so, before anything is learned, and the bucket's loan at startup, kept at p = 1 either
+ * way); asserted: at least 1.5 times, with the kept rates within 20 % of each other. Seen:
+ * ~40-57 survivors without factors, ~120-155 with them (their Poisson sigmas ~7 and ~12:
+ * a ratio under 1.5 is a 5-sigma event for a correct agent; without factors it is 1).
  * The estimate: an object counts 1/(p_j q), p_j = 1 - exp(-3016/16384) = 0.17, so for n
  * retained arrays the relative variance is (mean of 1/q over them / p_j - 1) / n. The
  * retained site allocates steadily and its q is at least the p of its moment (a factor only
@@ -76,8 +77,8 @@ public class SurvivalFactorsTest {
         if (Math.abs(keptOn - keptOff) > 0.2 * keptOff) {
             on.result.fail(String.format("kept rates differ: %.1f/s with factors, %.1f/s without", keptOn, keptOff));
         }
-        if (survivorsOn < 2 * survivorsOff) {
-            on.result.fail("survivors tracked: " + survivorsOn + " with factors, not twice the "
+        if (survivorsOn < 1.5 * survivorsOff) {
+            on.result.fail("survivors tracked: " + survivorsOn + " with factors, not 1.5 times the "
                     + survivorsOff + " without");
         }
         checkEstimate("survival=true", on);
