@@ -27,6 +27,7 @@ struct hs_sample_table;
 struct hs_symbols;
 struct hs_live_tracker;
 struct hs_throttle;
+struct hs_survival;
 struct hs_thread_names;
 
 typedef enum {
@@ -73,6 +74,8 @@ typedef struct hs_agent {
     hs_counters counters;
     hs_overflow overflow;          /* samples folded because a table was full */
     struct hs_throttle *throttle;  /* rate cap (throttle.h); NULL with rate=0 */
+    /* the cap's survival factors (survival.h); NULL unless rate > 0, live and survival */
+    struct hs_survival *survival;
 } hs_agent;
 
 /* The one agent of this JVM (its phase says whether it is set up). */
@@ -97,9 +100,5 @@ bool hs_agent_drain(hs_agent *agent, int timeout_ms);
 hs_sampled hs_agent_sampled(hs_agent *agent);
 hs_snapshot_source hs_agent_snapshot_source(hs_agent *agent);
 hs_retention_source hs_agent_retention_source(hs_agent *agent);
-
-/* The SampledObjectAlloc callback (sampler.c). */
-void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
-                                        jobject object, jclass klass, jlong size);
 
 #endif

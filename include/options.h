@@ -52,6 +52,7 @@ typedef struct {
     int64_t rate;                /* rate=N/s or N/m: samples kept per period; 0 = no cap */
     int64_t rate_period_ns;      /* 1 s or 60 s */
     bool adapt_interval;         /* the cap raises and lowers the JVM's interval */
+    bool survival;               /* the cap favours what survives (survival.h) */
     /* fidelity */
     bool raw_names;              /* names=raw: keep hidden-class addresses (default stable) */
     bool threads;                /* threads=true: string label "thread" on every sample */

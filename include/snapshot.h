@@ -28,6 +28,7 @@ typedef struct hs_snapshot_source {
     hs_overflow *overflow;                /* samples folded because a table was full */
     struct hs_thread_names *thread_names; /* threads=true: the "thread" label; else NULL */
     struct hs_throttle *throttle;         /* the rate cap; NULL with rate=0 */
+    const struct hs_survival *survival;   /* the cap's survival factors; NULL when off */
     hs_live_slot *live;                   /* where the live tracker is published */
     const char *vm_name, *java_version;
     int64_t start_nanos;                  /* wall clock at load, ns since the epoch */

@@ -22,8 +22,19 @@
  * from one check to the next (the larger of that and its moving average, so a surge is
  * followed at once). Between checks, marks in the tokens spent since the check (at twice
  * what the check planned, then 4 x, 8 x...) step p down to at most half, and to the rate
- * seen since the check: a surge is caught before it empties the bucket. Refusals need a
+ * seen since the check: a surge is caught before it empties the bucket; while the bucket
+ * is above its reserve, a step keeps p at least at the loan left over the offers since the
+ * check (a burst shorter than a check, e.g. a set built at startup in a few ms, spends the
+ * loan instead of being kept at the rate it would get over the horizon), and marks also
+ * come at each halving of the bucket. Refusals need a
  * population that outruns the steps; they are counted and reported ("refused").
+ *
+ * Survival factors (survival.h): an offer may carry a factor f >= 1; it is then a candidate
+ * with probability q = 1 - (1 - p)^f and weighs 1/q (the per-thread countdown runs over the
+ * offers' factors, an exponential draw: the points of a Poisson process on that mass), and
+ * p is set against the offers' mass (the factors summed) instead of their number, so the
+ * kept rate stays the cap's; offers that come in number at no more than the spend rate are
+ * all kept (p = 1). Every factor 1 is the cap without factors, decision for decision.
  *
  * When the cap keeps a small fraction for long, it raises the JVM's own sampling interval
  * (interval_control.h) through a hook the agent gives it, so the JVM offers about twice
@@ -60,8 +71,9 @@ typedef struct hs_throttle hs_throttle;
 typedef struct {
     uint32_t stripe;    /* offered-count stripe, 1 + index (0: not assigned) */
     uint64_t level;     /* the published probability word the countdown was drawn from */
-    double p;           /* its probability */
-    uint64_t countdown; /* offers to reject before the next candidate */
+    double p;           /* its probability (for an offer of factor 1) */
+    double countdown;   /* offered mass to pass before the next candidate */
+    double factor;      /* the last offer's factor */
     uint64_t random;    /* splitmix64 state */
 } hs_throttle_thread;
 
@@ -109,6 +121,21 @@ void hs_throttle_interval_reset(hs_throttle *t, int64_t interval);
  * JVM sample) in *weight_fp; false to drop it. */
 bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
                        uint64_t *weight_fp);
+
+/* The same for an offer of factor `factor` (>= 1; survival.h sets it): it is a candidate
+ * with probability 1 - (1 - p)^factor instead of p and weighs the inverse of that; p is
+ * set against the offers' factors summed, so the kept rate stays the cap's whatever the
+ * factors (each is kept with at most factor x p). */
+bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *thread, int64_t now_ns,
+                              double factor, uint64_t *weight_fp);
+
+/* The probability an offer of factor `factor` is kept with at p: 1 - (1 - p)^factor. */
+double hs_throttle_probability(double p, double factor);
+
+/* The probability the thread's last offer was decided with (for tests and stats). */
+static inline double hs_throttle_decided(const hs_throttle_thread *th) {
+    return hs_throttle_probability(th->p, th->factor);
+}
 
 /* Samples offered over the weights handed out so far, for a dump to multiply every estimate
  * by: the weights then add up to the population offered exactly. The ratio's expectation

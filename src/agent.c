@@ -31,6 +31,8 @@
 #include "stack_store.h"
 #include "symbols.h"
 #include "thread_names.h"
+#include "sampler.h"
+#include "survival.h"
 #include "throttle.h"
 
 /* Table sizes come from memory= (budget.c). Memory is calloc'd, so untouched parts cost
@@ -136,6 +138,46 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
     return check_jvmti(jvmti, err, "AddCapabilities");
 }
 
+/* --- the allocation callback's context (sampler.h) ---------------------------------------- */
+
+static atomic_int *sampler_enter(void *owner) { return hs_agent_enter(owner); }
+
+static bool sampler_running(void *owner) {
+    return atomic_load(&((hs_agent *)owner)->phase) == HS_PHASE_RUNNING;
+}
+
+static void sampler_track(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
+                          uint32_t bucket, uint64_t size, uint64_t weight_fp) {
+    hs_agent *agent = owner;
+    struct hs_live_tracker *live = atomic_load(&agent->live);
+    if (live) hs_live_track(live, jvmti, jni, object, bucket, size, weight_fp);
+}
+
+/* Static like the agent: the callback may read it until the JVM is gone. */
+static hs_sampler sampler;
+
+static void install_sampler(hs_agent *agent) {
+    sampler = (hs_sampler){
+        .config = {.depth = agent->opts.depth, .threads = agent->opts.threads,
+                   .base_interval = agent->opts.interval},
+        .counters = {.stack_errors = &agent->counters.stack_errors,
+                     .truncated = &agent->counters.truncated},
+        .stacks = agent->stacks,
+        .samples = agent->samples,
+        .symbols = agent->symbols,
+        .thread_names = agent->thread_names,
+        .overflow = &agent->overflow,
+        .throttle = agent->throttle,
+        .survival = agent->survival,
+        .sampling_interval = &agent->sampling_interval,
+        .owner = agent,
+        .enter = sampler_enter,
+        .running = sampler_running,
+        .track = sampler_track,
+    };
+    hs_sampler_install(&sampler);
+}
+
 static int create_tables(hs_agent *agent) {
     hs_budget b;
     if (plan_budget(&agent->opts, &b) != 0) return -1;
@@ -150,17 +192,22 @@ static int create_tables(hs_agent *agent) {
     if (agent->opts.rate > 0) /* rate cap (throttle.h) */
         agent->throttle = hs_throttle_create(agent->opts.rate, agent->opts.rate_period_ns,
                                              (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
+    bool favour_survivors = agent->throttle && agent->opts.live && agent->opts.survival;
+    if (favour_survivors) agent->survival = hs_survival_create();
     if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
     if (agent->stacks && agent->samples && agent->symbols &&
-        (agent->opts.rate == 0 || agent->throttle) &&
-        (!agent->opts.threads || agent->thread_names))
+        (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
+        (!agent->opts.threads || agent->thread_names)) {
+        install_sampler(agent);
         return 0;
+    }
     hs_error("out of memory allocating the sampling tables");
     return -1;
 }
 
 static void free_tables(hs_agent *agent, JNIEnv *jni) {
+    hs_sampler_install(NULL);
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
@@ -171,6 +218,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     agent->symbols = NULL;
     hs_throttle_destroy(agent->throttle);
     agent->throttle = NULL;
+    hs_survival_destroy(agent->survival);
+    agent->survival = NULL;
 }
 
 /* Turns sampling on: VMInit, or at once when attached to a running JVM. */
@@ -196,6 +245,9 @@ static void log_line(void *ctx, const char *line) {
 /* The rate cap's status lines at log=info (bench/overhead.sh reads them). */
 static void log_rate_status(hs_agent *agent) {
     hs_throttle_status_lines(agent->throttle, hs_throttle_clock_nanos(), log_line, NULL);
+    char survival[512];
+    hs_survival_format_status(agent->survival, survival, sizeof survival);
+    if (agent->throttle) hs_info("%s", survival);
 }
 
 static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {

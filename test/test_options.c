@@ -11,7 +11,7 @@
     "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)"
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
-    "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, names, " \
+    "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, survival, names, " \
     "threads, http, http_token"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
@@ -20,7 +20,7 @@
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
     "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"            \
-    "adapt_interval=true,names=stable,threads=false,http=off,http_token=none"
+    "adapt_interval=true,survival=true,names=stable,threads=false,http=off,http_token=none"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -38,6 +38,7 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->rate, b->rate);
     CU_ASSERT_EQUAL(a->rate_period_ns, b->rate_period_ns);
     CU_ASSERT_EQUAL(a->adapt_interval, b->adapt_interval);
+    CU_ASSERT_EQUAL(a->survival, b->survival);
     CU_ASSERT_EQUAL(a->raw_names, b->raw_names);
     CU_ASSERT_EQUAL(a->threads, b->threads);
     CU_ASSERT_EQUAL(a->http, b->http);
@@ -281,6 +282,8 @@ static void test_rate_values(void) {
     CU_ASSERT_EQUAL(defaults.rate_period_ns, 1000000000);
     CU_ASSERT_TRUE(defaults.adapt_interval);
     CU_ASSERT_FALSE(parse_ok("adapt_interval=false").adapt_interval);
+    CU_ASSERT_TRUE(defaults.survival);
+    CU_ASSERT_FALSE(parse_ok("survival=false").survival);
 }
 
 static void test_reject_rate(void) {
@@ -596,7 +599,7 @@ static void test_format_shows_help_flag_without_value(void) {
                                  "format=pprof,live=true,track=65536,heap_source=auto,"
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
                                  "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
-                                 "adapt_interval=true,names=stable,threads=false,http=off,"
+                                 "adapt_interval=true,survival=true,names=stable,threads=false,http=off,"
                                  "http_token=none");
 }
 

@@ -32,6 +32,7 @@ static void test_every_option_in_the_help(void) {
 static void test_every_option_parses_its_default(void) {
     char err[4096];
     hs_options opts;
+    hs_options_defaults(&opts);
     CU_ASSERT_EQUAL(hs_options_parse("no_such_option=1", &opts, err, sizeof err), -1);
     hs_option_info o;
     for (size_t i = 0; hs_options_describe(i, &o); i++) {
@@ -40,6 +41,7 @@ static void test_every_option_parses_its_default(void) {
         char text[512];
         char why[4096];
         snprintf(text, sizeof text, "%s=%s", o.name, o.default_text);
+        hs_options_defaults(&opts); /* parse adds to what it is given */
         int rc = hs_options_parse(text, &opts, why, sizeof why);
         if (rc != 0) fprintf(stderr, "%s: %s\n", text, why);
         CU_ASSERT_EQUAL(rc, 0);

@@ -111,9 +111,9 @@ public class CliVerbsTest {
         long live = p.sum("inuse_space", s -> p.hasFrame(s, "CliTarget.retain") && p.leafName(s).equals("byte[]"));
         long truth = (long) CliTarget.RETAINED_COUNT * (CliTarget.RETAINED_SIZE + 16);
         // 20 MB at 16k: ~1200 samples, sigma ~3 %; 25 % is far outside sampling error. rate=0:
-        // under the default cap the startup burst is kept at p down to ~0.05 (sigma ~12 %), and
         // what is checked here is that the command carries the agent's figure, not the cap's
-        // precision (RateCapTest, PeakCapTest)
+        // precision (RateCapTest, PeakCapTest; a startup burst like this one under the default
+        // cap: test_throttle's "a short burst at startup spends the loan", sigma ~3 % more)
         // JDK 11's own sampler over-samples these 10 KB arrays (+28 % in every run here, the
         // profile's "sampler bias" comment; README, "JDKs and collectors"): its bound is wider.
         double high = Runtime.version().feature() < 17 ? 1.45 : 1.25;

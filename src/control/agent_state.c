@@ -43,7 +43,8 @@ hs_snapshot_source hs_agent_snapshot_source(hs_agent *agent) {
     return (hs_snapshot_source){.sampled = hs_agent_sampled(agent), .opts = &agent->opts,
                                 .overflow = &agent->overflow,
                                 .thread_names = agent->thread_names,
-                                .throttle = agent->throttle, .live = &agent->live,
+                                .throttle = agent->throttle, .survival = agent->survival,
+                                .live = &agent->live,
                                 .vm_name = agent->vm_name, .java_version = agent->java_version,
                                 .start_nanos = agent->start_nanos};
 }

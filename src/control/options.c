@@ -562,6 +562,7 @@ static const char *show_names(const hs_options *opts, char *scratch, size_t len)
 
 BOOL_OPTION(threads)
 BOOL_OPTION(adapt_interval)
+BOOL_OPTION(survival)
 
 /* ---- The HTTP endpoint: http=[HOST:]PORT, http_token=@FILE -------------------------- */
 
@@ -731,6 +732,12 @@ static const option_row option_table[] = {
      "quarter of its samples, and lower it again (never below interval=) when they drop: "
      "fewer samples the JVM pays for only to have them dropped; estimates stay unbiased",
      parse_adapt_interval, show_adapt_interval},
+    {"survival", "true", "true, false",
+     "under the rate cap with live=true, keep samples of the classes and sizes whose objects "
+     "were seen to survive their first GCs up to 8 times more often than the rest (learned as "
+     "the run goes; every sample weighs the inverse of its own probability, so estimates stay "
+     "unbiased): a more precise live heap for the same kept rate",
+     parse_survival, show_survival},
     /* fidelity */
     {"names", "stable", "stable, raw",
      "stable: hidden-class addresses and lambda counters dropped from names, so runs line up; "

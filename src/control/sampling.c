@@ -34,6 +34,7 @@ static int start_live(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
                              .gc_epoch = &agent->gc_epoch, .track = (uint32_t)agent->opts.track,
                              .heap_source = agent->opts.heap_source,
                              .peak = hs_options_peak_enabled(&agent->opts),
+                             .survival = agent->survival,
                              .drain = drain_callbacks, .drain_ctx = agent};
     return hs_live_start(&agent->live, &config, jvmti, jni);
 }

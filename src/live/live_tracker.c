@@ -16,6 +16,7 @@
 #include "wall_clock.h"
 #include "sample_table.h"
 #include "suspects.h"
+#include "survival.h"
 #include "throttle.h" /* hs_throttle_clock_nanos: the cheap clock of the hot path */
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
@@ -165,7 +166,10 @@ void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
 
 typedef struct {
     hs_counters *counters;
+    hs_sample_table *samples;
+    struct hs_survival *survival; /* NULL: survival factors off */
     JNIEnv *jni;
+    uint32_t epoch, previous; /* swept now; at the last GC's sweep (survival outcomes) */
 } sweep_context;
 
 static void release_ref(const hs_live_entry *entry, void *ctx) {
@@ -174,9 +178,19 @@ static void release_ref(const hs_live_entry *entry, void *ctx) {
     atomic_fetch_add_explicit(&c->counters->live_deleted, 1, memory_order_relaxed);
 }
 
+/* survival=true (survival.h): what the sweep learns of this sample's survival. */
+static void learn_survival(sweep_context *c, const hs_live_entry *entry, bool dead) {
+    int outcome = hs_survival_outcome(entry->epoch, c->previous, c->epoch, dead);
+    hs_bucket_snapshot b;
+    if (outcome < 0 || hs_sample_table_get(c->samples, entry->bucket, &b) != 0) return;
+    hs_survival_learn(c->survival, b.key.class_id, b.key.size, outcome == 1);
+}
+
 static hs_live_action remove_if_dead(const hs_live_entry *entry, void *ctx) {
     sweep_context *c = ctx;
-    if (!(*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return HS_LIVE_KEEP;
+    bool dead = (*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL);
+    if (c->survival) learn_survival(c, entry, dead);
+    if (!dead) return HS_LIVE_KEEP;
     release_ref(entry, ctx);
     return HS_LIVE_REMOVE;
 }
@@ -228,10 +242,12 @@ static void record_growth(hs_live_tracker *t, uint32_t epoch) {
 }
 
 static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t epoch) {
-    sweep_context ctx = {t->config.sampled.counters, jni};
+    sweep_context ctx = {t->config.sampled.counters, t->config.sampled.samples,
+                         t->config.survival, jni, epoch, t->history_epoch};
     busy_here = true; /* this is the sweeper thread, for good */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
+    if (t->config.survival && epoch != t->history_epoch) hs_survival_publish(t->config.survival);
     if (t->humongous) hs_humongous_maintain(t->humongous);
     log_new_markings(t);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
@@ -697,7 +713,7 @@ static uint64_t release_all(hs_live_tracker *t, JNIEnv *jni) {
     hs_counters *counters = t->config.sampled.counters;
     uint64_t before = atomic_load(&counters->live_deleted);
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
-    sweep_context ctx = {counters, jni};
+    sweep_context ctx = {counters, NULL, NULL, jni, 0, 0};
     hs_live_table_clear(t->table, release_ref, &ctx);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return atomic_load(&counters->live_deleted) - before;

@@ -25,6 +25,7 @@
 #include "sampler_bias.h"
 #include "stack_store.h"
 #include "suspects.h"
+#include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
 #include "thread_names.h"
@@ -291,6 +292,9 @@ static void add_comments(const hs_snapshot_source *src, hs_profile *p, double ra
                              sizeof overflow))
         hs_profile_add_comment(p, "%s", overflow);
     hs_throttle_status_lines(src->throttle, hs_throttle_clock_nanos(), add_comment_line, p);
+    char survival[512];
+    hs_survival_format_status(src->survival, survival, sizeof survival);
+    if (src->throttle) hs_profile_add_comment(p, "%s", survival);
     if (src->throttle)
         hs_profile_add_comment(p,
                                "rate cap: estimates multiplied by %.4f, samples offered over the "

@@ -2,19 +2,20 @@
  *
  * It runs in application threads, inside their allocation, thousands of times a second
  * at small intervals. It takes no lock, does no I/O and does not malloc in the steady
- * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref; a kept
+ * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref (with
+ * survival=true, from the class and size: survival.h, the class looked up first); a kept
  * sample's stack is walked into a buffer on the thread's own stack, interned into the
  * lock-free stack store, and the sample is added to the lock-free sample table. New
  * methods and classes are resolved on first sight (symbols.c), which allocates from
  * the symbol arena only then. */
 #include <assert.h>
 
-#include "agent.h"
 #include "estimate.h"
 #include "faults.h"
-#include "live_tracker.h"
 #include "sample_table.h"
+#include "sampler.h"
 #include "stack_store.h"
+#include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
 #include "thread_names.h"
@@ -37,18 +38,19 @@ static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
  * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. A
  * thread with no Java frames (JNI allocating on the launcher's thread) has 0 frames:
  * the sample is kept, with an empty stack. */
-static int32_t walk_stack(hs_agent *agent, jvmtiEnv *jvmti, frame_slot *slots, bool *truncated) {
-    int32_t depth = agent->opts.depth;
+static int32_t walk_stack(const hs_sampler *sampler, jvmtiEnv *jvmti, frame_slot *slots,
+                          bool *truncated) {
+    int32_t depth = sampler->config.depth;
     jint count = 0;
     jvmtiError err = (*jvmti)->GetStackTrace(jvmti, NULL, 0, depth + 1, &slots[0].jvmti, &count);
     if (err != JVMTI_ERROR_NONE || count < 0) {
-        atomic_fetch_add_explicit(&agent->counters.stack_errors, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(sampler->counters.stack_errors, 1, memory_order_relaxed);
         return -1;
     }
     *truncated = count > depth;
     if (*truncated) {
         count = depth;
-        atomic_fetch_add_explicit(&agent->counters.truncated, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(sampler->counters.truncated, 1, memory_order_relaxed);
     }
     return count;
 }
@@ -64,31 +66,34 @@ static void convert_frames(frame_slot *slots, uint32_t count) {
 /* Resolves the methods of a stack seen for the first time, while their classes are
  * certainly alive (they are on this thread's stack). Known stacks skip this: their
  * methods were resolved by whoever stored them. */
-static void resolve_methods(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, const frame_slot *slots,
+static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                            const frame_slot *slots,
                             uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
-        hs_symbols_method(agent->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
+        hs_symbols_method(sampler->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
 }
 
 /* Adds the sample to its bucket. A site nearly always allocates one class and size, so
  * the stack remembers its last bucket: the lookup in the large bucket table, a cache and
  * TLB miss on every sample, is then skipped. */
-static uint32_t record_in_bucket(hs_agent *agent, hs_bucket_key key, uint64_t weight_fp) {
-    uint32_t hint = hs_stack_store_hint(agent->stacks, key.stack_id);
-    uint32_t bucket = hs_sample_table_record_hinted(agent->samples, key, weight_fp, hint);
-    if (bucket != 0 && bucket != hint) hs_stack_store_set_hint(agent->stacks, key.stack_id, bucket);
+static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, uint64_t weight_fp) {
+    uint32_t hint = hs_stack_store_hint(sampler->stacks, key.stack_id);
+    uint32_t bucket = hs_sample_table_record_hinted(sampler->samples, key, weight_fp, hint);
+    if (bucket != 0 && bucket != hint)
+        hs_stack_store_set_hint(sampler->stacks, key.stack_id, bucket);
     return bucket;
 }
 
 /* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
  * A thread renamed after its first sample keeps its first name. */
-static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                               jthread thread) {
     static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
-    if (id != 0 || !agent->thread_names) return id;
+    if (id != 0 || !sampler->thread_names) return id;
     jvmtiThreadInfo info = {0};
     jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
     const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
-    id = hs_thread_names_intern(agent->thread_names, name);
+    id = hs_thread_names_intern(sampler->thread_names, name);
     if (id == 0) id = HS_THREAD_UNKNOWN_ID; /* table full: never ask again for this thread */
     if (err == JVMTI_ERROR_NONE) {
         if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
@@ -98,14 +103,15 @@ static uint32_t thread_name_id(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jt
     return id;
 }
 
-/* The rate cap's decision for this sample: false to drop it, else its weight. Each thread
- * keeps its own throttle state (its countdown and PRNG), so a dropped sample writes only
- * this thread's cache lines. */
-static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
+/* The rate cap's decision for this sample (of survival factor `factor`): false to drop
+ * it, else its weight. Each thread keeps its own throttle state (its countdown and PRNG),
+ * so a dropped sample writes only this thread's cache lines. */
+static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *weight_fp) {
     static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
     *weight_fp = HS_WEIGHT_ONE;
-    return !agent->throttle ||
-           hs_throttle_offer(agent->throttle, &state, hs_throttle_clock_nanos(), weight_fp);
+    return !sampler->throttle || hs_throttle_offer_factor(sampler->throttle, &state,
+                                                        hs_throttle_clock_nanos(), factor,
+                                                        weight_fp);
 }
 
 /* The interval the JVM drew this thread's sample at. HotSpot picks a thread's next sample
@@ -114,65 +120,79 @@ static bool throttle_keeps(hs_agent *agent, uint64_t *weight_fp) {
  * one at its first). Read at every callback, kept or not: the rate cap may change the
  * interval between two samples of a thread (throttle.h), and a weight paired with the
  * wrong interval would be off by their ratio. */
-static int64_t interval_drawn_at(hs_agent *agent) {
+static int64_t interval_drawn_at(const hs_sampler *sampler) {
     static _Thread_local int64_t previous __attribute__((tls_model("initial-exec")));
-    int64_t now = atomic_load_explicit(&agent->sampling_interval, memory_order_relaxed);
+    int64_t now = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
     int64_t drawn = previous > 0 ? previous : now;
     previous = now;
     return drawn;
 }
 
-static void record_sample(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
+static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                           jobject object, jclass klass, jlong size, int64_t interval) {
     uint64_t weight_fp; /* the rate cap's weight for a kept sample */
-    if (!throttle_keeps(agent, &weight_fp)) return;
+    /* With survival factors the class is needed before the decision; else only for the
+     * samples kept. */
+    uint32_t class_id = 0;
+    double factor = 1;
+    if (sampler->survival) {
+        class_id = hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
+        factor = hs_survival_factor(sampler->survival, class_id, (uint64_t)size);
+    }
+    if (!throttle_keeps(sampler, factor, &weight_fp)) return;
     /* Sized by depth= (16 KiB at the default 1024), not by the 2048 maximum: this runs on an
      * application thread's stack, possibly close to its limit, where native frames have
      * only the JVM's shadow pages to spare (StackShadowPages=20: 80 KiB on Linux x86-64,
      * JDK 17 and 25). depth=2048 takes 32 KiB of them. */
-    frame_slot slots[agent->opts.depth + 1];
+    frame_slot slots[sampler->config.depth + 1];
     bool truncated = false;
-    int32_t walked = walk_stack(agent, jvmti, slots, &truncated);
+    int32_t walked = walk_stack(sampler, jvmti, slots, &truncated);
     if (walked < 0) return;
     uint32_t count = (uint32_t)walked;
     convert_frames(slots, count);
     bool new_stack = false;
     hs_bucket_key key = {
-        .stack_id = hs_stack_store_add(agent->stacks, &slots[0].frame, count, truncated, &new_stack),
+        .stack_id = hs_stack_store_add(sampler->stacks, &slots[0].frame, count, truncated,
+                                       &new_stack),
         .size = (uint64_t)size,
-        .thread_id = agent->opts.threads ? thread_name_id(agent, jvmti, jni, thread) : 0,
+        .thread_id = sampler->config.threads ? thread_name_id(sampler, jvmti, jni, thread) : 0,
     };
-    if (new_stack) resolve_methods(agent, jvmti, jni, slots, count);
-    key.class_id = hs_symbols_class_id(agent->symbols, jvmti, jni, klass);
+    if (new_stack) resolve_methods(sampler, jvmti, jni, slots, count);
+    key.class_id = sampler->survival ? class_id
+                                     : hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
     /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap
      * changed the interval since startup. */
-    if (interval != agent->opts.interval)
+    int64_t base = sampler->config.base_interval;
+    if (interval != base)
         weight_fp = (uint64_t)((unsigned __int128)weight_fp *
-                               hs_interval_weight_fp((uint64_t)size, interval, agent->opts.interval) /
-                               HS_WEIGHT_ONE);
-    uint32_t bucket = key.stack_id ? record_in_bucket(agent, key, weight_fp) : 0;
+                               hs_interval_weight_fp((uint64_t)size, interval, base) / HS_WEIGHT_ONE);
+    uint32_t bucket = key.stack_id ? record_in_bucket(sampler, key, weight_fp) : 0;
     if (bucket == 0) /* a table was full: fold, never drop */
-        bucket = hs_overflow_record(&agent->overflow, agent->samples, key, weight_fp,
-                                    agent->opts.interval);
+        bucket = hs_overflow_record(sampler->overflow, sampler->samples, key, weight_fp, base);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
-    struct hs_live_tracker *live = atomic_load(&agent->live);
-    if (live) hs_live_track(live, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
+    sampler->track(sampler->owner, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
+}
+
+static _Atomic(const hs_sampler *) installed;
+
+void hs_sampler_install(const hs_sampler *sampler) {
+    atomic_store_explicit(&installed, sampler, memory_order_release);
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
                                         jobject object, jclass klass, jlong size) {
-    if (in_callback) return;
+    const hs_sampler *sampler = atomic_load_explicit(&installed, memory_order_acquire);
+    if (in_callback || !sampler) return;
     in_callback = 1;
-    hs_agent *agent = hs_agent_get();
-    /* Announce ourselves before looking at the phase: VMDeath and `stop` set the phase
-     * first and then wait for the callbacks in flight to drain, so no callback touches the
-     * tables after the final snapshot started. */
-    atomic_int *in_flight = hs_agent_enter(agent);
-    int64_t interval = interval_drawn_at(agent);
-    if (atomic_load(&agent->phase) == HS_PHASE_RUNNING) {
+    /* Announce ourselves before asking whether sampling is on: VMDeath and `stop` turn it
+     * off first and then wait for the callbacks in flight to drain, so no callback touches
+     * the tables after the final snapshot started. */
+    atomic_int *in_flight = sampler->enter(sampler->owner);
+    int64_t interval = interval_drawn_at(sampler);
+    if (sampler->running(sampler->owner)) {
         hs_fault_delay(HS_FAULT_CALLBACK);
-        record_sample(agent, jvmti, jni, thread, object, klass, size, interval);
+        record_sample(sampler, jvmti, jni, thread, object, klass, size, interval);
     }
-    hs_agent_leave(in_flight);
+    atomic_fetch_sub(in_flight, 1);
     in_callback = 0;
 }

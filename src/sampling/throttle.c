@@ -28,9 +28,11 @@
  * never measured over less. */
 #define CLOCK_TICK_NS INT64_C(4000000)
 #define CONTROL_NS INT64_C(1000000000) /* the interval control's period */
+#define MASS_ONE 256.0 /* an offer of factor 1 in the stripes' mass */
 
 typedef struct {
     _Alignas(64) _Atomic uint64_t offered;
+    _Atomic uint64_t mass; /* the offers' factors, MASS_ONE units (throttle.h) */
 } stripe;
 
 struct hs_throttle {
@@ -39,6 +41,7 @@ struct hs_throttle {
     _Atomic int64_t check_ns;              /* the last check ... */
     _Atomic int64_t next_check_ns;         /* ... and the next one */
     _Atomic uint64_t offered_at_check;     /* the stripes' sum at the last check */
+    _Atomic uint64_t mass_at_check;        /* the stripes' mass then */
     _Atomic int64_t tokens_at_check;       /* the bucket just after it */
     _Atomic int64_t first_mark;            /* spent since the check that steps p down */
 
@@ -68,7 +71,8 @@ struct hs_throttle {
     /* Checker state (under `checking`). */
     int64_t last_check_ns;
     uint64_t offered_at_last_check;
-    double ewma; /* offers per ns */
+    uint64_t mass_at_last_check;
+    double ewma; /* offered mass per ns */
     bool have_rate;
     int64_t control_ns;          /* the control period's start ... */
     uint64_t offered_at_control; /* ... and the stripes' sum then */
@@ -118,6 +122,17 @@ static uint64_t sum_offered(hs_throttle *t) {
     return sum;
 }
 
+/* The offers' factors summed, in offers of factor 1: what p is set against. */
+static double sum_mass(hs_throttle *t) {
+    uint64_t sum = 0;
+    for (int i = 0; i < HS_THROTTLE_STRIPES; i++)
+        sum += atomic_load_explicit(&t->stripes[i].mass, memory_order_relaxed);
+    return (double)sum / MASS_ONE;
+}
+
+/* Mass in MASS_ONE units, as the stripes hold it. */
+static uint64_t mass_units(double mass) { return (uint64_t)llround(mass * MASS_ONE); }
+
 /* ---- The bucket ------------------------------------------------------------------- */
 
 static double rate_per_ns(hs_throttle *t) {
@@ -136,6 +151,12 @@ static double spend_per_ns(hs_throttle *t, int64_t tokens) {
     double rate = (double)atomic_load_explicit(&t->rate, memory_order_relaxed);
     double above = (double)tokens / (double)TOKEN - HS_THROTTLE_RESERVE * rate;
     return rate_per_ns(t) * fmax(LEAST_SPEND, 1 + above / (HORIZON * rate));
+}
+
+/* Tokens above the reserve (0 below it), in samples: what the bucket may lend. */
+static double loan(hs_throttle *t, int64_t tokens) {
+    double rate = (double)atomic_load_explicit(&t->rate, memory_order_relaxed);
+    return fmax(0.0, (double)tokens / (double)TOKEN - HS_THROTTLE_RESERVE * rate);
 }
 
 /* Adds what the rate gave over elapsed_ns, up to the capacity; returns the tokens then. */
@@ -182,14 +203,25 @@ static void apply_pending_rate(hs_throttle *t) {
     atomic_store(&t->rate, rate);
 }
 
-/* The offer rate (per ns) to set p by: from the last check to this one, or its moving
+/* The offered mass per ns to set p by: from the last check to this one, or its moving
  * average if higher (a surge is followed at once, a lull after a few checks). */
-static double measure_offers(hs_throttle *t, int64_t elapsed_ns, uint64_t offered) {
-    double recent = (double)(offered - t->offered_at_last_check) /
+static double measure_offers(hs_throttle *t, int64_t elapsed_ns, double mass) {
+    double recent = (mass - (double)t->mass_at_last_check / MASS_ONE) /
                     (double)(elapsed_ns > CLOCK_TICK_NS ? elapsed_ns : CLOCK_TICK_NS);
     t->ewma = t->have_rate ? t->ewma + EWMA_ALPHA * (recent - t->ewma) : recent;
     t->have_rate = true;
     return fmax(recent, t->ewma);
+}
+
+/* Whether the offers come at no more than `spend` per ns in number (their mass rate is
+ * `offers`): then all are kept, whatever their factors (p = spend / mass, with factors
+ * above 1, would drop some of a program offering fewer than the rate). The count's share
+ * of the mass is the last gap's. */
+static bool fewer_than(hs_throttle *t, uint64_t offered, double mass, double offers, double spend) {
+    double gap_mass = mass - (double)t->mass_at_last_check / MASS_ONE;
+    double gap_count = (double)(offered - t->offered_at_last_check);
+    double share = gap_mass > 0 ? fmin(1.0, gap_count / gap_mass) : 1.0;
+    return offers * share <= spend;
 }
 
 /* One control period's decision on the JVM's interval; a change is applied through the
@@ -221,7 +253,7 @@ static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered)
 }
 
 /* Where the steps come in until the next check: at twice the tokens planned to be spent
- * at `spend` per ns over a check's gap (at least 2). */
+ * at `spend` per ns over a check's gap (at least 2), then 4, 8... times (see stage). */
 static void set_marks(hs_throttle *t, double spend, int64_t tokens) {
     int64_t gap = atomic_load(&t->period_ns) / HS_THROTTLE_CHECKS;
     double planned = spend * (double)(gap > 0 ? gap : 1) * (double)TOKEN;
@@ -240,20 +272,23 @@ static void check(hs_throttle *t, int64_t now_ns) {
     if (elapsed < 0 && -elapsed < atomic_load(&t->period_ns)) return;
     apply_pending_rate(t);
     uint64_t offered = sum_offered(t);
+    double mass = sum_mass(t);
     if (elapsed < 0) { /* the clock went back: start over from here */
         elapsed = 0;
         t->control_ns = now_ns;
         t->offered_at_control = offered;
     }
     int64_t tokens = refill(t, elapsed);
-    double offers = measure_offers(t, elapsed, offered);
+    double offers = measure_offers(t, elapsed, mass);
     offers = fmax(offers * control_interval(t, now_ns, offered), 1e-18);
     double spend = spend_per_ns(t, tokens);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
-    publish_p(t, level, spend / offers);
+    bool keep_all = spend >= offers || fewer_than(t, offered, mass, offers, spend);
+    publish_p(t, level, keep_all ? 1 : spend / offers);
     set_marks(t, spend, tokens);
     int64_t gap = atomic_load(&t->period_ns) / HS_THROTTLE_CHECKS;
     atomic_store_explicit(&t->offered_at_check, offered, memory_order_relaxed);
+    atomic_store_explicit(&t->mass_at_check, mass_units(mass), memory_order_relaxed);
     atomic_store_explicit(&t->check_ns, now_ns, memory_order_relaxed);
     atomic_store_explicit(&t->next_check_ns, now_ns + (gap > 0 ? gap : 1), memory_order_relaxed);
     atomic_store_explicit(&t->offer_rate_bits,
@@ -262,6 +297,7 @@ static void check(hs_throttle *t, int64_t now_ns) {
     atomic_fetch_add_explicit(&t->checks, 1, memory_order_relaxed);
     t->last_check_ns = now_ns;
     t->offered_at_last_check = offered;
+    t->mass_at_last_check = mass_units(mass);
 }
 
 /* Checks when one is due (or the clock went back), unless another thread is at it: then
@@ -280,37 +316,57 @@ static void maybe_check(hs_throttle *t, int64_t now_ns) {
 /* ---- Steps: a surge between checks -------------------------------------------------- */
 
 /* Marks in the tokens spent since the last check: at twice what the check planned, then
- * at 4, 8, 16... times. The stage a spend is at (0: below the first mark). */
-static int stage(int64_t spent, int64_t first_mark) {
+ * at 4, 8, 16... times; and wherever the bucket falls to a half, a quarter, an eighth...
+ * of what it held at the check (so marks keep coming however the first was placed, until
+ * the bucket is empty). The stage a spend is at (0: below every mark). */
+static int stage(int64_t spent, int64_t first_mark, int64_t at_check) {
     int s = 0;
     for (int64_t mark = first_mark; spent >= mark && s < 62; mark *= 2) s++;
+    for (int64_t left = at_check / 2; left >= TOKEN && at_check - spent < left; left /= 2) s++;
     return s;
 }
 
-/* After a kept sample took the bucket to `tokens`: if that crossed a mark, p steps down to
- * at most half, and to the spend rate over the offers seen since the check. */
+/* After a kept sample took the bucket to `tokens`: if that crossed a mark, p steps down.
+ * Above the reserve, to the larger of the spend rate over the offers seen since the check
+ * and the loan left over those offers: a burst shorter than a gap, judged by its rate over
+ * the lending horizon, would be kept as if it were to last that long (a 20 MB set built
+ * in 10 ms at startup was kept at p = 0.047, its loan unspent); a burst that has offered
+ * m so far is taken to offer about m more, and the loan left is spread over them. At the
+ * reserve, to at most half, and to the spend rate over the offers since the check. */
 static void maybe_step(hs_throttle *t, int64_t tokens, int64_t now_ns) {
     int64_t first = atomic_load_explicit(&t->first_mark, memory_order_relaxed);
-    int64_t spent = atomic_load_explicit(&t->tokens_at_check, memory_order_relaxed) - tokens;
-    if (first <= 0 || stage(spent, first) == stage(spent - TOKEN, first)) return;
+    int64_t at_check = atomic_load_explicit(&t->tokens_at_check, memory_order_relaxed);
+    int64_t spent = at_check - tokens;
+    if (first <= 0 || stage(spent, first, at_check) == stage(spent - TOKEN, first, at_check))
+        return;
     int64_t since = now_ns - atomic_load_explicit(&t->check_ns, memory_order_relaxed);
-    uint64_t offered = sum_offered(t) - atomic_load_explicit(&t->offered_at_check,
-                                                             memory_order_relaxed);
-    double offers = (double)offered / (double)(since > CLOCK_TICK_NS ? since : CLOCK_TICK_NS);
+    double mass = sum_mass(t) - (double)atomic_load_explicit(&t->mass_at_check,
+                                                             memory_order_relaxed) / MASS_ONE;
+    mass = fmax(mass, 1.0);
+    double offers = mass / (double)(since > CLOCK_TICK_NS ? since : CLOCK_TICK_NS);
     uint64_t level = atomic_load_explicit(&t->level, memory_order_relaxed);
-    double p = fmin(level_p(level) / 2, spend_per_ns(t, tokens) / fmax(offers, 1e-18));
+    double by_rate = spend_per_ns(t, tokens) / fmax(offers, 1e-18);
+    double lend = loan(t, tokens);
+    double p = lend > 0 ? fmin(level_p(level), fmax(by_rate, lend / mass))
+                        : fmin(level_p(level) / 2, by_rate);
     if (publish_p(t, level, p)) atomic_fetch_add_explicit(&t->steps, 1, memory_order_relaxed);
 }
 
 /* ---- The decision --------------------------------------------------------------------- */
 
-/* Offers to reject before the next candidate: geometric with parameter p, so that every
- * offer is a candidate with probability p independently of the others. */
-static uint64_t draw_countdown(hs_throttle_thread *th) {
+/* The mass to pass before the next candidate: exponential with rate -ln(1 - p), so that
+ * an offer of factor f is a candidate with probability 1 - (1 - p)^f, independently of the
+ * others (the points of a Poisson process on the offers' mass; with every factor 1 it is
+ * the geometric countdown of offers at p). */
+static double draw_countdown(hs_throttle_thread *th) {
     if (th->p >= 1) return 0;
     double u = ((double)(hs_mix64(th->random += 0x9e3779b97f4a7c15ULL) >> 11) + 0.5) * 0x1p-53;
-    double skip = floor(log(u) / log1p(-th->p));
-    return skip >= 0x1p63 ? UINT64_MAX : (uint64_t)skip;
+    return log(u) / log1p(-th->p);
+}
+
+double hs_throttle_probability(double p, double factor) {
+    if (p >= 1) return 1;
+    return factor == 1 ? p : -expm1(factor * log1p(-p));
 }
 
 /* Takes up the published probability when it changed, with a fresh countdown: memoryless,
@@ -359,18 +415,24 @@ static void join(hs_throttle *t, hs_throttle_thread *th) {
 
 bool hs_throttle_offer(hs_throttle *t, hs_throttle_thread *th, int64_t now_ns,
                        uint64_t *weight_fp) {
+    return hs_throttle_offer_factor(t, th, now_ns, 1.0, weight_fp);
+}
+
+bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *th, int64_t now_ns,
+                              double factor, uint64_t *weight_fp) {
     if (th->stripe == 0) join(t, th);
     maybe_check(t, now_ns); /* first: this offer is decided with the p it sets */
-    atomic_fetch_add_explicit(&t->stripes[th->stripe - 1].offered, 1, memory_order_relaxed);
+    stripe *own = &t->stripes[th->stripe - 1];
+    atomic_fetch_add_explicit(&own->offered, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&own->mass, mass_units(factor), memory_order_relaxed);
     load_level(t, th);
-    if (th->countdown > 0) {
-        th->countdown--;
-        return false;
-    }
-    double p = th->p; /* the probability this offer was decided with */
+    th->factor = factor;
+    th->countdown -= factor;
+    if (th->countdown > 0) return false;
+    double q = hs_throttle_probability(th->p, factor); /* this offer's, as it was decided */
     th->countdown = draw_countdown(th);
     if (!take(t, now_ns)) return false;
-    *weight_fp = p >= 1 ? HS_WEIGHT_ONE : (uint64_t)llround((double)HS_WEIGHT_ONE / p);
+    *weight_fp = q >= 1 ? HS_WEIGHT_ONE : (uint64_t)llround((double)HS_WEIGHT_ONE / q);
     atomic_fetch_add_explicit(&t->weight_total_fp, *weight_fp, memory_order_relaxed);
     add_square(t, (double)*weight_fp / (double)HS_WEIGHT_ONE);
     return true;
@@ -392,6 +454,7 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
     atomic_store(&t->check_ns, now_ns);
     atomic_store(&t->next_check_ns, now_ns + period_ns / HS_THROTTLE_CHECKS);
     set_marks(t, spend_per_ns(t, capacity(t)), capacity(t));
+    for (int i = 0; i < HS_THROTTLE_STRIPES; i++) atomic_store(&t->stripes[i].mass, 0);
     t->last_check_ns = t->control_ns = t->created_ns = now_ns;
     t->seed = seed;
     return t;
