@@ -545,7 +545,7 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
     copy_history(t, view);
     if (t->growth) {
         view->nsuspects = hs_growth_rank_at(t->growth, when == HS_LIVE_NOW_NO_JAVA_ALLOC,
-                                            hs_suspect_bucket_info, agent, view->suspects,
+                                            hs_suspect_growth_info, agent, view->suspects,
                                             HS_SUSPECTS_MAX);
         view->growth_records = hs_growth_records(t->growth);
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
@@ -641,7 +641,7 @@ bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out) {
     jvmtiEnv *jvmti = agent->jvmti;
     if (!t || !t->growth || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
         return false;
-    bool found = hs_growth_suspect(t->growth, hs_suspect_bucket_info, agent, bucket, out);
+    bool found = hs_growth_suspect(t->growth, hs_suspect_growth_info, agent, bucket, out);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return found;
 }
