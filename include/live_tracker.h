@@ -44,6 +44,8 @@ typedef struct {
 typedef struct hs_live_view {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
+    double *live_weight2;         /* per bucket: the sum of those samples' squared weights
+                                   * (the exact variance, estimate.h); malloc'd */
     uint32_t nbuckets;
     /* per bucket (0..nbuckets): the live weight of tracked samples, and their age in
      * seconds at the collection, by GCs survived (live_age.h); malloc'd */

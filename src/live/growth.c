@@ -2,6 +2,8 @@
  * growing sites (see growth.h for the estimates, their errors and the memory bound). */
 #include "growth.h"
 
+#include "estimate.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +246,7 @@ static const growth_cell *find_cell(const growth_point *p, uint32_t bucket) {
 
 /* Variance estimate of size * scale * sum(w) from sum(w) and sum(w^2): sum W (W - 1). */
 static double variance(double size, double scale, double w, double w2) {
-    double v = size * size * (scale * scale * w2 - scale * w);
-    return v > 0 ? v : 0;
+    return hs_ht_variance(size, scale, w, w2);
 }
 
 /* One bucket of a site: what a unit of its weight stands for. */
