@@ -1,12 +1,12 @@
-/* growth.c: per-GC in-use records per site kept at three horizons, and the ranking of
+/* growth.c: per-GC in-use records per site kept at four horizons, and the ranking of
  * growing sites (see growth.h for the estimates, their errors and the memory bound). */
 #include "growth.h"
-
-#include "estimate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "estimate.h" /* hs_ht_variance: sum W (W - 1) size^2 */
 
 /* One site in a point: sums over its samples that survived the GC (born before the
  * point's epoch), over those a marking judged (born before judged_before), and over the
@@ -244,11 +244,6 @@ static const growth_cell *find_cell(const growth_point *p, uint32_t bucket) {
     return lo < p->ncells && p->cells[lo].bucket == bucket ? &p->cells[lo] : NULL;
 }
 
-/* Variance estimate of size * scale * sum(w) from sum(w) and sum(w^2): sum W (W - 1). */
-static double variance(double size, double scale, double w, double w2) {
-    return hs_ht_variance(size, scale, w, w2);
-}
-
 /* One bucket of a site: what a unit of its weight stands for. */
 typedef struct {
     uint64_t site;
@@ -279,10 +274,10 @@ static site_sums sums_in(const growth_point *p, const site_member *m, uint32_t k
         }
         s.nc += c->nc;
         s.bytes += f * c->w;
-        s.var += variance(m[i].size, m[i].scale, c->w, c->w2);
+        s.var += hs_ht_variance(m[i].size, m[i].scale, c->w, c->w2);
         s.bytes_c += f * c->wc;
-        s.var_c += variance(m[i].size, m[i].scale, c->wc, c->w2c);
-        s.var_pre += variance(m[i].size, m[i].scale, c->w_pre, c->w2_pre);
+        s.var_c += hs_ht_variance(m[i].size, m[i].scale, c->wc, c->w2c);
+        s.var_pre += hs_ht_variance(m[i].size, m[i].scale, c->w_pre, c->w2_pre);
         if (f * c->wc > s.rep_bytes) {
             s.rep_bytes = f * c->wc;
             s.rep_bucket = m[i].bucket;
