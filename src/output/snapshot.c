@@ -389,7 +389,6 @@ static double *inuse_variances(hs_agent *agent, const hs_live_view *view,
     return var;
 }
 
-
 /* Unbiased live bytes of the samples a marking judged (before any scaling). */
 static double confirmed_bytes(const hs_live_view *view, const hs_live_estimate *est) {
     double bytes = 0;
