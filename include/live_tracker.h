@@ -106,7 +106,7 @@ int hs_live_collect_when(hs_agent *agent, JNIEnv *jni, uint32_t nbuckets, hs_liv
                          hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
-/* Is this bucket a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
+/* Is this bucket's site a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
  * (serialized with the sweeper). False when live tracking is off. */
 bool hs_live_suspect(hs_agent *agent, uint32_t bucket, hs_growth_site *out);
 
