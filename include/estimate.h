@@ -26,4 +26,13 @@ uint64_t hs_interval_weight_fp(uint64_t size, int64_t sampled_at, int64_t base);
  * retained structure. 1 when nothing was untracked, or nothing was tracked. */
 double hs_untracked_correction(uint64_t weight_fp, uint64_t untracked_fp);
 
+/* The variance estimate of a Horvitz-Thompson sum: a site's in-use estimate is
+ * size * k * sum(w) over its tracked samples (w each sample's own weight: rate cap,
+ * thinning; k what one unit of weight stands for: the unbias scale and the site's
+ * corrections), and its exact unbiased variance estimate is sum W (W - 1) size^2 over the
+ * same samples, W = k w, that is size^2 (k^2 sum(w^2) - k sum(w)). Clamped at 0. A mean
+ * weight in place of the weights understates it whenever they vary: a few samples of large
+ * weight carry most of the variance. */
+double hs_ht_variance(double size, double k, double sum_w, double sum_w2);
+
 #endif

@@ -28,6 +28,12 @@
  * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 64 bytes = 8.4 MB,
  * plus 88 bytes per bucket of scratch for the record being built.
  *
+ * Sites. The ranking judges sites, not buckets: a bucket is one stack (and object size),
+ * and a site (the caller's hs_growth_bucket_fn says which: the suspect's allocation site)
+ * may span several. Judged bucket by bucket, a cache filled from one stack at startup and
+ * refilled from another in steady state showed the second stack growing while the first
+ * shrank, and was named a leak. A site's figures and variances are its buckets' sums.
+ *
  * Estimates and errors. A tracked entry of weight w (JVM samples, thinning included) of a
  * bucket whose samples each stand for `scale` objects of `size` bytes stands for
  * W = w * scale objects, an inclusion probability of 1/W: the site's in-use estimate is
@@ -94,9 +100,11 @@ size_t hs_growth_memory(const hs_growth *g);
 void hs_growth_note_walk(hs_growth *g, int64_t nanos, uint32_t entries);
 void hs_growth_last_walk(const hs_growth *g, int64_t *nanos, uint32_t *entries);
 
-/* Bytes and objects one unit of weight stands for in a bucket (size and scale above);
- * return 0 when the bucket is unknown (it is then skipped). */
-typedef int (*hs_growth_bucket_fn)(uint32_t bucket, double *size, double *scale, void *ctx);
+/* Bytes and objects one unit of weight stands for in a bucket (size and scale above), and
+ * the site the bucket belongs to (buckets of one site are judged as one: their sums add
+ * up); return 0 when the bucket is unknown (it is then skipped). */
+typedef int (*hs_growth_bucket_fn)(uint32_t bucket, double *size, double *scale, uint64_t *site,
+                                   void *ctx);
 
 typedef struct {
     uint32_t bucket;
@@ -115,8 +123,10 @@ typedef struct {
 
 /* The sites that grew by more than HS_GROWTH_SIGMAS standard errors at some horizon, each
  * once (at the horizon where growth / sigma is largest), largest growth first; at most
- * max. A horizon needs two points, a minutes or hours one three (a middle one: the still-growing
- * rule). Returns how many. */
+ * max. A site's figures are the sums over all its buckets that any point holds; the
+ * hs_growth_site names the bucket holding most of its judged bytes now, and `samples` counts
+ * the whole site's. A horizon needs two points, a minutes or hours one three (a middle one:
+ * the still-growing rule). Returns how many. */
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                         hs_growth_site *out, uint32_t max);
 /* The same for a heap that ran out (the OutOfMemoryError profile): without the
@@ -128,7 +138,7 @@ uint32_t hs_growth_rank_at(const hs_growth *g, bool heap_exhausted, hs_growth_bu
 uint32_t hs_growth_rank_horizon(const hs_growth *g, hs_growth_horizon h,
                                 hs_growth_bucket_fn bucket_info, void *ctx, hs_growth_site *out,
                                 uint32_t max);
-/* Is this bucket a suspect, and at which horizon (in *out, may be NULL)? */
+/* Is this bucket's site a suspect, and at which horizon (in *out, may be NULL)? */
 bool hs_growth_suspect(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                        uint32_t bucket, hs_growth_site *out);
 

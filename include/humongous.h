@@ -47,11 +47,12 @@ void hs_humongous_maintain(hs_humongous *h);
 
 /* At a dump (JNI allowed; not concurrent with maintain): walks the heap, adds the weight
  * of every tracked object still in it and allocated before `epoch` to
- * live_weight[bucket], and forgets the collected ones. 0, or -1 if the heap walk
+ * live_weight[bucket] (and its square to live_weight2[bucket] unless NULL), and forgets
+ * the collected ones. 0, or -1 if the heap walk
  * failed (then nothing is added and the caller reports humongous liveness as unknown). */
 int hs_humongous_collect(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jni,
                          const hs_sample_table *samples, uint32_t epoch, double *live_weight,
-                         uint32_t nbuckets);
+                         double *live_weight2, uint32_t nbuckets);
 
 /* Entries held now. */
 uint32_t hs_humongous_tracked(const hs_humongous *h);

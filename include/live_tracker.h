@@ -46,6 +46,8 @@ typedef struct {
 typedef struct hs_live_view {
     double *live_weight;          /* per bucket (0..nbuckets): samples judged live, in
                                    * JVM-sample units (thinning weights included); malloc'd */
+    double *live_weight2;         /* per bucket: the sum of those samples' squared weights
+                                   * (the exact variance, estimate.h); malloc'd */
     uint32_t nbuckets;
     /* per bucket (0..nbuckets): the live weight of tracked samples, and their age in
      * seconds at the collection, by GCs survived (live_age.h); malloc'd */
@@ -131,7 +133,7 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
                          hs_live_view *view);
 void hs_live_view_free(hs_live_view *view);
 
-/* Is this bucket a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
+/* Is this bucket's site a growth suspect now, and at which horizon (*out, may be NULL)? Any thread
  * (serialized with the sweeper). False when live tracking is off. */
 bool hs_live_suspect(hs_live_slot *slot, uint32_t bucket, hs_growth_site *out);
 

@@ -39,6 +39,9 @@ typedef struct {
     char *label_key;                       /* one string label (e.g. "thread"), NULL = none */
     const char *liveness;                  /* string label "liveness" (a static string:
                                             * liveness.h), NULL = none */
+    double inuse_var;                      /* variance estimate of the in-use bytes value
+                                            * (bytes^2, estimate.h: hs_ht_variance), for the
+                                            * report's ±; not written to pprof; 0 = none */
     char *label_value;
 } hs_sample;
 

@@ -61,9 +61,6 @@ typedef struct {
     int64_t interval;               /* sampling interval (bytes) the estimates are scaled to */
     int64_t interval_now;           /* the interval sampling runs at now */
     const char *rate_cap;           /* "1000/s, 12 % of samples kept last second" or "off" */
-    /* Each tracked live sample stands for (its object's unbias scale) x this many objects:
-     * the live table's thinning times the rate cap's mean weight (for the ±). */
-    double weight_multiplier;
     hs_report_suspect suspects[HS_REPORT_MAX_SUSPECTS];
     uint32_t nsuspects;
 } hs_report_facts;

@@ -27,6 +27,12 @@ struct hs_live_view;
 /* hs_growth_bucket_fn over the sample table (ctx: a const hs_sampled *). */
 int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *sampled);
 
+/* hs_growth_bucket_fn for growth.c: hs_suspect_bucket_info, and the bucket's site as a
+ * hash of its key (hs_suspect_site_key): a suspect is a site, whatever stacks and object
+ * sizes lead to it. */
+int hs_suspect_growth_info(uint32_t bucket, double *size, double *scale, uint64_t *site,
+                           void *sampled);
+
 /* The report's key of a bucket's site (report.h): "Frame.name:line → Class" for its first
  * frame outside the JDK. */
 void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len);

@@ -1,8 +1,9 @@
 /*
  * @test
- * @summary No false leak alarms: a site whose objects are promoted and then die is never
- *          named as a suspect (a cache churning through the old generation at a steady size
- *          beside it is reported when named: see the comment below), although before the first marking the promoted garbage counts as in
+ * @summary No false leak alarms: a site whose objects are promoted and then die, short-lived
+ *          garbage, and a cache churning through the old generation at a steady size
+ *          (filled from one stack at startup, refilled from another) are never named as
+ *          suspects, although before the first marking the promoted garbage counts as in
  *          use (all of it labelled liveness=unjudged); after a complete marking the
  *          confirmed figure of the promoted-then-dead site is its live set, within sampling
  *          error
@@ -32,6 +33,8 @@ public class NoFalseSuspectTest {
     static final Pattern MARKINGS = Pattern.compile("(\\d+) markings seen");
     static final String HELD = "PromotedDeathWorkload.heldHere";
     static final String CACHE = "PromotedDeathWorkload.cachePut";
+    static final String GARBAGE = "PromotedDeathWorkload.garbage";
+    static final List<String> NEVER_SUSPECTS = List.of(HELD, CACHE, GARBAGE);
     /** The default interval: the figures are judged at the defaults. */
     static final long INTERVAL = 512 * 1024;
 
@@ -51,21 +54,21 @@ public class NoFalseSuspectTest {
                 .run("PromotedDeathWorkload", Integer.toString(SECONDS));
         r.assertNoCrash().assertExitCode(0).assertStdoutContains(PromotedDeathWorkload.DONE_LINE);
 
-        // The churning cache is reported, not asserted: on JDK 17 it is still named now and
-        // then at the minutes horizon (an open defect of issue 17, in its note); the
-        // promoted-then-dead site, the case of the issue, must never be.
+        // Neither the promoted-then-dead site, nor the steady cache, nor the short-lived
+        // garbage may ever be named. The cache's entries come from two stacks (the startup
+        // fill, the steady refill): judged stack by stack, the refill's stack "grew" while
+        // the fill's shrank (growth.h: a suspect is judged over all the stacks of its site).
+        // The garbage allocated since the last young pause is still referenced at a G1
+        // Remark or Cleanup: a marking's end must not confirm it (liveness.h).
         for (String line : r.agentLines()) {
-            if (line.contains("suspect: ") && line.contains(HELD)) r.fail("false suspect: " + line);
-            if (line.contains("suspect: ") && line.contains(CACHE)) {
-                System.out.println("KNOWN DEFECT (issue 17): the steady cache named: " + line);
-            }
+            if (falseSuspect(line)) r.fail("false suspect: " + line);
         }
         long held = heldAtEnd(r);
         boolean garbageCounted = false, concurrentMarking = false;
         for (int n : periodicNumbers(r.dir)) {
             Pprof p = Pprof.read(r.file("nfs-" + n + ".pb.gz")).validate();
             for (String c : p.comments) {
-                if (c.startsWith("suspect: ") && c.contains(HELD)) {
+                if (falseSuspect(c)) {
                     r.fail("false suspect in nfs-" + n + ".pb.gz: " + c);
                 }
             }
@@ -93,6 +96,10 @@ public class NoFalseSuspectTest {
     }
 
     static final String HELD_UNJUDGED = "unjudged";
+
+    static boolean falseSuspect(String line) {
+        return line.contains("suspect: ") && NEVER_SUSPECTS.stream().anyMatch(line::contains);
+    }
 
     static Predicate<Pprof.Sample> liveness(String value) {
         return s -> s.labels().stream().anyMatch(l -> l.key().equals("liveness") && l.str().equals(value));

@@ -1,4 +1,4 @@
-/* report_facts.c: what the report's header and its ± need from the running agent (see
+/* report_facts.c: what the report's header and its suspects need from the running agent (see
  * report_facts.h). */
 #include "report_facts.h"
 
@@ -11,15 +11,13 @@
 #include "wall_clock.h"
 
 /* The rate cap in a few words, for the report's header. */
-static void rate_cap_text(hs_agent *agent, char *out, size_t len, double *mean_weight) {
-    *mean_weight = 1;
+static void rate_cap_text(hs_agent *agent, char *out, size_t len) {
     if (!agent->throttle) {
         snprintf(out, len, "off");
         return;
     }
     hs_throttle_stats st;
     hs_throttle_stats_read(agent->throttle, hs_throttle_clock_nanos(), &st);
-    if (st.kept > 0 && st.weight_total > 0) *mean_weight = st.weight_total / (double)st.kept;
     snprintf(out, len, "%lld/%s, %llu of %llu samples kept (estimates weighted accordingly)",
              (long long)st.rate, st.period_ns >= 60000000000LL ? "min" : "s",
              (unsigned long long)st.kept, (unsigned long long)st.offered);
@@ -38,15 +36,12 @@ static void fill_facts(hs_agent *agent, const hs_snapshot_live *live, report_fac
     f->heap_known = live->heap.valid != 0;
     f->heap_used = live->heap.valid ? live->heap.used_bytes : 0;
     hs_live_status_info status;
-    double mean_weight;
-    rate_cap_text(agent, out->rate_cap, sizeof out->rate_cap, &mean_weight);
-    f->weight_multiplier = mean_weight;
+    rate_cap_text(agent, out->rate_cap, sizeof out->rate_cap);
     if (hs_live_status(&agent->live, &status) == 0) {
         f->gc_name = status.gc_name;
         f->heap_source = status.heap_source;
         f->last_gc_nanos = status.last_gc.time_nanos; /* 0: no GC swept yet */
         f->gc_count = atomic_load(&agent->gc_epoch);
-        f->weight_multiplier = mean_weight * (double)(1ULL << status.level);
     }
     f->interval = agent->opts.interval;
     f->interval_now = atomic_load(&agent->sampling_interval);

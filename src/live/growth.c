@@ -1,10 +1,12 @@
-/* growth.c: per-GC in-use records per site kept at three horizons, and the ranking of
+/* growth.c: per-GC in-use records per site kept at four horizons, and the ranking of
  * growing sites (see growth.h for the estimates, their errors and the memory bound). */
 #include "growth.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "estimate.h" /* hs_ht_variance: sum W (W - 1) size^2 */
 
 /* One site in a point: sums over its samples that survived the GC (born before the
  * point's epoch), over those a marking judged (born before judged_before), and over the
@@ -242,28 +244,58 @@ static const growth_cell *find_cell(const growth_point *p, uint32_t bucket) {
     return lo < p->ncells && p->cells[lo].bucket == bucket ? &p->cells[lo] : NULL;
 }
 
-/* Variance estimate of size * scale * sum(w) from sum(w) and sum(w^2): sum W (W - 1). */
-static double variance(double size, double scale, double w, double w2) {
-    double v = size * size * (scale * scale * w2 - scale * w);
-    return v > 0 ? v : 0;
-}
+/* One bucket of a site: what a unit of its weight stands for. */
+typedef struct {
+    uint64_t site;
+    uint32_t bucket;
+    double size, scale;
+} site_member;
 
-/* A site's weight in a point; a site left out of a full point had at most dropped_w. */
-static double weight_in(const growth_point *p, uint32_t bucket) {
-    const growth_cell *c = find_cell(p, bucket);
-    return c ? c->w : p->dropped_w;
+/* A site's sums over its member buckets in one point: its survivors' estimate (a member
+ * left out of a full point counted at the point's dropped_w, which can only understate
+ * growth), the judged estimate, their variances, the judged variance of what was born
+ * before the ring's first point, and the member holding most judged bytes (it names the
+ * site). */
+typedef struct {
+    uint32_t nc;
+    double bytes, var, bytes_c, var_c, var_pre;
+    uint32_t rep_bucket;
+    double rep_bytes;
+} site_sums;
+
+static site_sums sums_in(const growth_point *p, const site_member *m, uint32_t k) {
+    site_sums s = {.rep_bucket = m[0].bucket, .rep_bytes = -1};
+    for (uint32_t i = 0; i < k; i++) {
+        const growth_cell *c = find_cell(p, m[i].bucket);
+        double f = m[i].size * m[i].scale;
+        if (!c) {
+            s.bytes += f * p->dropped_w;
+            continue;
+        }
+        s.nc += c->nc;
+        s.bytes += f * c->w;
+        s.var += hs_ht_variance(m[i].size, m[i].scale, c->w, c->w2);
+        s.bytes_c += f * c->wc;
+        s.var_c += hs_ht_variance(m[i].size, m[i].scale, c->wc, c->w2c);
+        s.var_pre += hs_ht_variance(m[i].size, m[i].scale, c->w_pre, c->w2_pre);
+        if (f * c->wc > s.rep_bytes) {
+            s.rep_bytes = f * c->wc;
+            s.rep_bucket = m[i].bucket;
+        }
+    }
+    return s;
 }
 
 /* Least-squares slopes of the site's estimate over the points of a ring, against the
  * epochs and against the wall clock. */
-static void slopes(const growth_ring *r, uint32_t bucket, double bytes_per_w, hs_growth_site *s) {
+static void slopes(const growth_ring *r, const site_member *m, uint32_t k, hs_growth_site *s) {
     double n = r->count, sx = 0, st = 0, sy = 0, sxx = 0, stt = 0, sxy = 0, sty = 0;
     const growth_point *first = point_at(r, 0);
     for (uint32_t i = 0; i < r->count; i++) {
         const growth_point *p = point_at(r, i);
         double x = (double)(p->epoch - first->epoch);
         double t = (double)(p->time_nanos - first->time_nanos) / 1e9;
-        double y = weight_in(p, bucket) * bytes_per_w;
+        double y = sums_in(p, m, k).bytes;
         sx += x, st += t, sy += y, sxx += x * x, stt += t * t, sxy += x * y, sty += t * y;
     }
     double den_x = n * sxx - sx * sx, den_t = n * stt - st * st;
@@ -291,49 +323,45 @@ static const growth_point *middle_in_time(const growth_ring *r) {
  * to the newest is judged with the two figures' variances added (their shared samples
  * would cancel: this overstates the error, so it only ever drops a finding), against
  * HS_GROWTH_STILL_SIGMAS. A steady leak grows by half its total there. */
-static bool still_growing(const growth_ring *r, hs_growth_horizon h, const growth_cell *last,
-                          double size, double scale) {
+static bool still_growing(const growth_ring *r, hs_growth_horizon h, const site_sums *last,
+                          const site_member *m, uint32_t k) {
     /* No middle point: a GC or marking horizon is judged whole (an OutOfMemoryError may
      * leave no more); a time horizon of two points is a period and a bit, too short to
      * tell a warm-up from a leak, so it names nothing. */
     if (r->count < 3) return !PERIOD_SECONDS[h];
-    const growth_point *mid_p = middle_in_time(r);
-    const growth_cell *mid = find_cell(mid_p, last->bucket);
-    double v_mid = mid ? variance(size, scale, mid->w, mid->w2) : 0;
-    double v_last = variance(size, scale, last->wc, last->w2c);
-    double growth = size * scale * (last->wc - weight_in(mid_p, last->bucket));
-    return growth > HS_GROWTH_STILL_SIGMAS * sqrt(v_mid + v_last);
+    site_sums mid = sums_in(middle_in_time(r), m, k);
+    return last->bytes_c - mid.bytes > HS_GROWTH_STILL_SIGMAS * sqrt(mid.var + last->var_c);
 }
 
-/* Fills *s for a bucket of ring r's newest point; 0 when it is no finding. The newest
- * point counts what a marking judged, the first everything that survived its GC: dead
- * objects not yet collected can only raise the first figure, so they can only hide growth,
- * never fake it. */
-static int judge(const growth_ring *r, hs_growth_horizon h, bool whole, const growth_cell *last,
-                 double size, double scale, hs_growth_site *s) {
+/* Fills *s for the site of members m[0 .. k) at ring r; 0 when it is no finding. The
+ * newest point counts what a marking judged, the first everything that survived its GC:
+ * dead objects not yet collected can only raise the first figure, so they can only hide
+ * growth, never fake it. A site is judged over all its buckets (its stacks, its sizes):
+ * a cache filled from one stack at startup and refilled from another would otherwise
+ * show the second stack "growing" while the first one shrinks. */
+static int judge(const growth_ring *r, hs_growth_horizon h, bool whole, const site_member *m,
+                 uint32_t k, hs_growth_site *s) {
     const growth_point *first_p = point_at(r, 0), *last_p = point_at(r, r->count - 1);
-    const growth_cell *first = find_cell(first_p, last->bucket);
-    double v_last = variance(size, scale, last->wc, last->w2c);
-    double v_pre = variance(size, scale, last->w_pre, last->w2_pre);
-    double v_first = first ? variance(size, scale, first->w, first->w2) : 0;
-    double var = fmax(v_last - v_pre, 0) + fmax(v_first - v_pre, 0);
+    site_sums last = sums_in(last_p, m, k), first = sums_in(first_p, m, k);
+    if (last.nc == 0) return 0;
+    double var = fmax(last.var_c - last.var_pre, 0) + fmax(first.var - last.var_pre, 0);
     *s = (hs_growth_site){
-        .bucket = last->bucket,
+        .bucket = last.rep_bucket,
         .horizon = h,
-        .first_bytes = size * scale * weight_in(first_p, last->bucket),
-        .last_bytes = size * scale * last->wc,
+        .first_bytes = first.bytes,
+        .last_bytes = last.bytes_c,
         .first_epoch = first_p->epoch,
         .last_epoch = last_p->epoch,
         .first_nanos = first_p->time_nanos,
         .last_nanos = last_p->time_nanos,
-        .samples = last->nc,
+        .samples = last.nc,
         .per_gc = h == HS_HORIZON_GCS,
     };
     s->growth_bytes = s->last_bytes - s->first_bytes;
     s->growth_sigma = sqrt(var);
     if (!(s->growth_bytes > 0) || s->growth_bytes <= HS_GROWTH_SIGMAS * s->growth_sigma) return 0;
-    if (!whole && !still_growing(r, h, last, size, scale)) return 0;
-    slopes(r, last->bucket, size * scale, s);
+    if (!whole && !still_growing(r, h, &last, m, k)) return 0;
+    slopes(r, m, k, s);
     return 1;
 }
 
@@ -351,20 +379,85 @@ static double z_of(const hs_growth_site *s) {
     return s->growth_sigma > 0 ? s->growth_bytes / s->growth_sigma : INFINITY;
 }
 
-/* The bucket's finding at the horizon where it is most significant; 0 when none. */
-static int best_finding(const hs_growth *g, bool whole, uint32_t bucket, double size, double scale,
-                        hs_growth_site *best) {
+/* The site's finding at the horizons [from, to] where it is most significant; 0 when none. */
+static int best_finding(const hs_growth *g, int from, int to, bool whole, const site_member *m,
+                        uint32_t k, hs_growth_site *best) {
     int found = 0;
-    for (int h = 0; h < HS_GROWTH_HORIZONS; h++) {
+    for (int h = from; h <= to; h++) {
         const growth_ring *r = &g->horizon[h];
-        if (r->count < 2) continue;
-        const growth_cell *last = find_cell(point_at(r, r->count - 1), bucket);
         hs_growth_site s;
-        if (!last || !judge(r, (hs_growth_horizon)h, whole, last, size, scale, &s)) continue;
+        if (r->count < 2 || !judge(r, (hs_growth_horizon)h, whole, m, k, &s)) continue;
         if (!found || z_of(&s) > z_of(best)) *best = s;
         found = 1;
     }
     return found;
+}
+
+static int compare_members(const void *a, const void *b) {
+    const site_member *x = a, *y = b;
+    if (x->site != y->site) return x->site < y->site ? -1 : 1;
+    return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+}
+
+/* Every bucket some point holds, with its size, scale and site (unknown buckets left out),
+ * sorted by site: a site's buckets are adjacent. NULL when out of memory or empty. */
+static site_member *members_of(const hs_growth *g, hs_growth_bucket_fn info, void *ctx,
+                               uint32_t *count) {
+    size_t cells = 0;
+    for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
+        for (uint32_t i = 0; i < g->horizon[h].count; i++) cells += point_at(&g->horizon[h], i)->ncells;
+    uint32_t *buckets = malloc((cells + 1) * sizeof *buckets);
+    site_member *m = malloc((cells + 1) * sizeof *m);
+    uint32_t n = 0, k = 0;
+    for (int h = 0; buckets && m && h < HS_GROWTH_HORIZONS; h++)
+        for (uint32_t i = 0; i < g->horizon[h].count; i++) {
+            const growth_point *p = point_at(&g->horizon[h], i);
+            for (uint32_t c = 0; c < p->ncells; c++) buckets[n++] = p->cells[c].bucket;
+        }
+    if (n > 0) qsort(buckets, n, sizeof *buckets, compare_u32);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && buckets[i] == buckets[i - 1]) continue;
+        site_member *x = &m[k];
+        x->bucket = buckets[i];
+        if (info(x->bucket, &x->size, &x->scale, &x->site, ctx)) k++;
+    }
+    free(buckets);
+    if (k > 0) qsort(m, k, sizeof *m, compare_members);
+    *count = k;
+    if (k == 0) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Whether one of the site's buckets is in the newest record (every horizon's newest point). */
+static bool in_newest(const hs_growth *g, const site_member *m, uint32_t k) {
+    const growth_ring *gcs = &g->horizon[HS_HORIZON_GCS];
+    for (uint32_t i = 0; i < k; i++)
+        if (find_cell(point_at(gcs, gcs->count - 1), m[i].bucket)) return true;
+    return false;
+}
+
+/* Ranks the sites at horizons [from, to]; only the site of `bucket` when bucket is not
+ * UINT32_MAX. */
+static uint32_t rank_sites(const hs_growth *g, int from, int to, bool whole, uint32_t bucket,
+                           hs_growth_bucket_fn info, void *ctx, hs_growth_site *out, uint32_t max) {
+    uint32_t n = 0, count = 0;
+    if (g->horizon[HS_HORIZON_GCS].count < 1 || max == 0) return 0;
+    site_member *m = members_of(g, info, ctx, &count);
+    uint64_t only = 0;
+    for (uint32_t i = 0; bucket != UINT32_MAX && i < count; i++)
+        if (m[i].bucket == bucket) only = m[i].site + 1; /* + 1: 0 means not found */
+    for (uint32_t i = 0, k; i < count; i += k) {
+        for (k = 1; i + k < count && m[i + k].site == m[i].site; k++) {}
+        hs_growth_site s;
+        if (bucket != UINT32_MAX && m[i].site + 1 != only) continue;
+        if (in_newest(g, &m[i], k) && best_finding(g, from, to, whole, &m[i], k, &s))
+            insert_ranked(out, &n, max, &s);
+    }
+    free(m);
+    return n;
 }
 
 uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
@@ -374,42 +467,22 @@ uint32_t hs_growth_rank(const hs_growth *g, hs_growth_bucket_fn bucket_info, voi
 
 uint32_t hs_growth_rank_at(const hs_growth *g, bool heap_exhausted, hs_growth_bucket_fn bucket_info,
                            void *ctx, hs_growth_site *out, uint32_t max) {
-    uint32_t n = 0;
-    const growth_ring *gcs = &g->horizon[HS_HORIZON_GCS];
-    if (gcs->count < 1 || max == 0) return 0;
-    /* Every horizon's newest point is the newest record: its sites are all candidates. */
-    const growth_point *last = point_at(gcs, gcs->count - 1);
-    for (uint32_t i = 0; i < last->ncells; i++) {
-        double size = 0, scale = 0;
-        hs_growth_site s;
-        if (!bucket_info(last->cells[i].bucket, &size, &scale, ctx)) continue;
-        if (best_finding(g, heap_exhausted, last->cells[i].bucket, size, scale, &s))
-            insert_ranked(out, &n, max, &s);
-    }
-    return n;
+    return rank_sites(g, 0, HS_GROWTH_HORIZONS - 1, heap_exhausted, UINT32_MAX, bucket_info, ctx,
+                      out, max);
 }
 
 uint32_t hs_growth_rank_horizon(const hs_growth *g, hs_growth_horizon h,
                                 hs_growth_bucket_fn bucket_info, void *ctx, hs_growth_site *out,
                                 uint32_t max) {
-    uint32_t n = 0;
-    if (h >= HS_GROWTH_HORIZONS || g->horizon[h].count < 2 || max == 0) return 0;
-    const growth_ring *r = &g->horizon[h];
-    const growth_point *last = point_at(r, r->count - 1);
-    for (uint32_t i = 0; i < last->ncells; i++) {
-        double size = 0, scale = 0;
-        hs_growth_site s;
-        if (!bucket_info(last->cells[i].bucket, &size, &scale, ctx)) continue;
-        if (judge(r, h, false, &last->cells[i], size, scale, &s)) insert_ranked(out, &n, max, &s);
-    }
-    return n;
+    if (h >= HS_GROWTH_HORIZONS) return 0;
+    return rank_sites(g, (int)h, (int)h, false, UINT32_MAX, bucket_info, ctx, out, max);
 }
 
 bool hs_growth_suspect(const hs_growth *g, hs_growth_bucket_fn bucket_info, void *ctx,
                        uint32_t bucket, hs_growth_site *out) {
-    double size = 0, scale = 0;
     hs_growth_site s;
-    if (!bucket_info(bucket, &size, &scale, ctx) || !best_finding(g, false, bucket, size, scale, &s))
+    if (bucket == UINT32_MAX ||
+        rank_sites(g, 0, HS_GROWTH_HORIZONS - 1, false, bucket, bucket_info, ctx, &s, 1) == 0)
         return false;
     if (out) *out = s;
     return true;

@@ -122,7 +122,7 @@ typedef struct {
     const identity *present;
     size_t npresent;
     uint32_t epoch;
-    double *live_weight;
+    double *live_weight, *live_weight2;
     uint32_t nbuckets;
 } judge_context;
 
@@ -135,19 +135,23 @@ static hs_live_action judge(const hs_live_entry *entry, void *ctx) {
     identity key = {(jint)(uint32_t)(uintptr_t)entry->ref, bucket.key.size};
     if (!bsearch(&key, c->present, c->npresent, sizeof key, compare_identities))
         return HS_LIVE_REMOVE;
-    if (entry->epoch < c->epoch && entry->bucket <= c->nbuckets)
-        c->live_weight[entry->bucket] += (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+    if (entry->epoch < c->epoch && entry->bucket <= c->nbuckets) {
+        double w = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
+        c->live_weight[entry->bucket] += w;
+        if (c->live_weight2) c->live_weight2[entry->bucket] += w * w;
+    }
     return HS_LIVE_KEEP;
 }
 
 int hs_humongous_collect(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jni,
                          const hs_sample_table *samples, uint32_t epoch, double *live_weight,
-                         uint32_t nbuckets) {
+                         double *live_weight2, uint32_t nbuckets) {
     if (hs_humongous_tracked(h) == 0) return 0; /* nothing to judge: skip the heap walk */
     jint count = 0;
     identity *present = present_identities(h, jvmti, jni, &count);
     if (!present) return -1;
-    judge_context ctx = {samples, present, (size_t)count, epoch, live_weight, nbuckets};
+    judge_context ctx = {samples, present, (size_t)count, epoch, live_weight, live_weight2,
+                         nbuckets};
     uint32_t before = hs_humongous_tracked(h);
     hs_live_table_sweep(h->table, judge, NULL, &ctx);
     hs_debug("humongous: %u tracked, %d in the heap, %u tracked ones still there", before,

@@ -62,6 +62,7 @@ static _Thread_local bool busy_here;
  * written under the current tracker's sweep_lock. */
 typedef struct {
     double weight;  /* live weight, JVM samples */
+    double weight2; /* sum of squared weights */
     double seconds; /* sum of weight x age in seconds at the peak's sweep */
     double confirmed, confirmed_seconds; /* the same over samples a marking had judged */
 } peak_site;
@@ -422,7 +423,7 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
 
 typedef struct {
     JNIEnv *jni;
-    double *live_weight;
+    double *live_weight, *live_weight2;
     hs_age_site *ages;
     double *confirmed_weight;
     hs_age_site *confirmed_ages;
@@ -444,6 +445,7 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     if (c->peak) { /* no GC ages: the peak keeps one mean age per site */
         peak_site *p = &c->peak[entry->bucket];
         p->weight += weight;
+        p->weight2 += weight * weight;
         p->seconds += weight * age_seconds;
         if (confirmed) {
             p->confirmed += weight;
@@ -452,6 +454,7 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
         return;
     }
     c->live_weight[entry->bucket] += weight;
+    c->live_weight2[entry->bucket] += weight * weight;
     hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
     if (!confirmed) return;
     c->confirmed_weight[entry->bucket] += weight;
@@ -483,6 +486,7 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
     uint32_t n = peak.nbuckets < view->nbuckets ? peak.nbuckets : view->nbuckets;
     for (uint32_t i = 1; i <= n; i++) {
         view->live_weight[i] = peak.site[i].weight;
+        view->live_weight2[i] = peak.site[i].weight2;
         view->ages[i].unsplit_weight = peak.site[i].weight;
         view->ages[i].unsplit_seconds = peak.site[i].seconds;
         view->confirmed_weight[i] = peak.site[i].confirmed;
@@ -500,7 +504,8 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
  * (from the history when the caller may not allocate Java objects). */
 static void collect_now(hs_live_tracker *t, JNIEnv *jni, hs_live_when when, hs_live_view *view) {
     view->epoch = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
-    collect_context ctx = {.jni = jni, .live_weight = view->live_weight, .ages = view->ages,
+    collect_context ctx = {.jni = jni, .live_weight = view->live_weight,
+                           .live_weight2 = view->live_weight2, .ages = view->ages,
                            .confirmed_weight = view->confirmed_weight,
                            .confirmed_ages = view->confirmed_ages, .nbuckets = view->nbuckets,
                            .epoch = view->epoch, .seconds = seconds_now(t),
@@ -511,7 +516,8 @@ static void collect_now(hs_live_tracker *t, JNIEnv *jni, hs_live_when when, hs_l
     if (t->humongous)
         view->humongous_known = hs_humongous_collect(t->humongous, t->config.jvmti, jni,
                                                      t->config.sampled.samples, view->epoch,
-                                                     view->live_weight, view->nbuckets) == 0;
+                                                     view->live_weight, view->live_weight2,
+                                                     view->nbuckets) == 0;
     view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     if (when == HS_LIVE_NOW_NO_JAVA_ALLOC) heap_from_history(t, &view->heap);
     else hs_heap_usage_read(t->heap, jni, &view->heap);
@@ -523,10 +529,12 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
     jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     memset(view, 0, sizeof *view);
     view->live_weight = calloc((size_t)nbuckets + 1, sizeof *view->live_weight);
+    view->live_weight2 = calloc((size_t)nbuckets + 1, sizeof *view->live_weight2);
     view->ages = calloc((size_t)nbuckets + 1, sizeof *view->ages);
     view->confirmed_weight = calloc((size_t)nbuckets + 1, sizeof *view->confirmed_weight);
     view->confirmed_ages = calloc((size_t)nbuckets + 1, sizeof *view->confirmed_ages);
-    if (!t || !jni || !view->live_weight || !view->ages || !view->confirmed_weight ||
+    if (!t || !jni || !view->live_weight || !view->live_weight2 || !view->ages ||
+        !view->confirmed_weight ||
         !view->confirmed_ages)
         return -1;
     hs_liveness_read(&t->liveness, &view->liveness);
@@ -545,7 +553,7 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
     copy_history(t, view);
     if (t->growth) {
         view->nsuspects = hs_growth_rank_at(t->growth, when == HS_LIVE_NOW_NO_JAVA_ALLOC,
-                                            hs_suspect_bucket_info, &t->config.sampled, view->suspects,
+                                            hs_suspect_growth_info, &t->config.sampled, view->suspects,
                                             HS_SUSPECTS_MAX);
         view->growth_records = hs_growth_records(t->growth);
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
@@ -627,10 +635,12 @@ bool hs_live_peak(hs_live_slot *slot, uint64_t *used, int64_t *nanos) {
 
 void hs_live_view_free(hs_live_view *view) {
     free(view->live_weight);
+    free(view->live_weight2);
     free(view->ages);
     free(view->confirmed_weight);
     free(view->confirmed_ages);
     view->live_weight = NULL;
+    view->live_weight2 = NULL;
     view->ages = NULL;
     view->confirmed_weight = NULL;
     view->confirmed_ages = NULL;
@@ -641,7 +651,7 @@ bool hs_live_suspect(hs_live_slot *slot, uint32_t bucket, hs_growth_site *out) {
     jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t || !t->growth || monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0)
         return false;
-    bool found = hs_growth_suspect(t->growth, hs_suspect_bucket_info, &t->config.sampled, bucket, out);
+    bool found = hs_growth_suspect(t->growth, hs_suspect_growth_info, &t->config.sampled, bucket, out);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return found;
 }

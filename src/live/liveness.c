@@ -32,6 +32,10 @@ hs_marking_kind hs_liveness_on_gc(hs_liveness *l, uint32_t epoch, uint32_t total
     l->last_total = total;
     l->last_full = full;
     l->previous_concurrent = false;
+    if (total_moved) {
+        l->counted[1] = l->counted[0];
+        l->counted[0] = epoch;
+    }
     /* A full collection counts in both: anything else is not the layout we expect. */
     if (full_moved && !total_moved) l->mode = HS_LIVENESS_UNSUPPORTED;
     if (l->mode == HS_LIVENESS_UNSUPPORTED) return HS_MARKING_NONE;
@@ -42,7 +46,7 @@ hs_marking_kind hs_liveness_on_gc(hs_liveness *l, uint32_t epoch, uint32_t total
     if (l->mode != HS_LIVENESS_G1 || total_moved) return HS_MARKING_NONE;
     l->previous_concurrent = true;
     if (follows_concurrent) return HS_MARKING_NONE; /* a second uncounted pause, same cycle */
-    publish(l, epoch, epoch, HS_MARKING_CONCURRENT);
+    publish(l, l->counted[1], epoch, HS_MARKING_CONCURRENT); /* a young pause: liveness.h */
     return HS_MARKING_CONCURRENT;
 }
 

@@ -73,8 +73,23 @@ void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, 
         const hs_method_info *m = hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[i].method);
         names[n] = m ? m->name : "[unknown]";
         lines[n] = m ? hs_line_for_bci(m->lines, m->nlines, frames[i].bci) : 0;
+        if (m && names[n][0] != '[' && !hs_report_is_jdk_frame(names[n])) { /* the key's frame */
+            n++;
+            break;
+        }
     }
     hs_report_site_key(names, lines, n, cls, out, len);
+}
+
+int hs_suspect_growth_info(uint32_t bucket, double *size, double *scale, uint64_t *site,
+                           void *sampled) {
+    if (!hs_suspect_bucket_info(bucket, size, scale, sampled)) return 0;
+    char key[512];
+    hs_suspect_site_key(sampled, bucket, key, sizeof key);
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a of the key */
+    for (const char *c = key; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+    *site = h;
+    return 1;
 }
 
 /* Bytes in MB (10^6), three significant figures where they fit. */

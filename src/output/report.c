@@ -4,8 +4,10 @@
  * The profile's samples are keyed by site (hs_report_site_key), sorted by key and merged:
  * one row per site with its sums. The ± of a site's in-use bytes is one standard error of
  * the Horvitz-Thompson estimate: each tracked live sample of an object of s bytes stands
- * for W = unbias(s) x weight_multiplier objects, so the in-use estimate E = s x sum W has
- * variance estimate s^2 x sum W (W - 1) = E x s x (W - 1) (growth.h derives the same).
+ * for W objects (its own weight: unbias scale, rate cap, thinning), so the in-use estimate
+ * E = s x sum W has the exact variance estimate s^2 x sum W (W - 1) over the site's
+ * samples (estimate.h), which the snapshot carries per sample (hs_sample.inuse_var); the
+ * rows add them up.
  * Columns are as wide as their widest cell; when the table would be wider than width=,
  * the least important columns go first, and the site column takes what is left. */
 #include "report.h"
@@ -16,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "estimate.h"
 #include "live_scale.h"
 
 #define KEY_MAX 512
@@ -200,20 +201,12 @@ static double value_of(const hs_sample *s, uint32_t index, uint32_t nvalues) {
     return index < nvalues ? (double)s->values[index] : 0;
 }
 
-/* Variance of a sample's in-use bytes (see the top of the file). */
-static double inuse_variance(const report_ctx *c, const hs_sample *s, double inuse) {
-    if (inuse <= 0 || s->object_size <= 0) return 0;
-    double size = (double)s->object_size;
-    double w = hs_unbias_scale(size, c->facts->interval) * c->facts->weight_multiplier;
-    return w > 1 ? inuse * size * (w - 1) : 0;
-}
-
 static void add_to_row(const report_ctx *c, site_row *r, const hs_sample *s) {
     uint32_t nv = c->p->nsample_types;
     double inuse = value_of(s, c->inuse_space, nv), alloc = value_of(s, c->alloc_space, nv);
     r->inuse += inuse;
     r->alloc += alloc;
-    r->inuse_var += inuse_variance(c, s, inuse);
+    if (inuse > 0) r->inuse_var += s->inuse_var;
     if (inuse > 0 && s->ages.age_seconds >= 0) {
         r->aged_bytes += inuse;
         r->age_weighted += inuse * (double)s->ages.age_seconds;

@@ -47,6 +47,7 @@ typedef struct {
     int64_t alloc_bytes;            /* alloc_space of every bucket written */
     int64_t truncated_bytes;        /* of which stacks cut at depth= */
     hs_live_amount *inuse;          /* per bucket, NULL without live tracking */
+    double *inuse_var;              /* per bucket: variance of inuse bytes (the report's ±) */
     const hs_snapshot_request *req; /* never NULL (a default one for plain snapshots) */
     hs_age_site *ages;              /* per bucket (live_age.h), NULL without live tracking */
     /* per bucket: live weight, the part of it (and of ages) a marking judged (liveness.h) */
@@ -192,6 +193,16 @@ static void add_split_site(builder *b, uint32_t index, uint32_t depth, const int
     label_liveness(b->profile, first, HS_LIVENESS_UNJUDGED);
 }
 
+/* Shares a bucket's in-use variance among its samples first.. (its liveness and age
+ * parts) by their in-use bytes: a site's rows add up to the bucket's variance. */
+static void spread_variance(hs_profile *p, uint32_t first, double var) {
+    double total = 0;
+    for (uint32_t i = first; i < p->nsamples; i++)
+        total += (double)p->samples[i].values[HS_VALUE_INUSE_SPACE];
+    for (uint32_t i = first; total > 0 && i < p->nsamples; i++)
+        p->samples[i].inuse_var = var * (double)p->samples[i].values[HS_VALUE_INUSE_SPACE] / total;
+}
+
 static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(b->src->sampled.samples, index, &bucket) != 0 || bucket.samples == 0) return;
@@ -216,6 +227,7 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
     else
         hs_age_add_site(b->profile, b->locations, depth, values, b->profile->nsample_types,
                         (int64_t)bucket.key.size, b->ages ? &b->ages[index] : NULL);
+    if (b->inuse_var) spread_variance(b->profile, first, b->inuse_var[index]);
     if (bucket.key.thread_id) {
         const char *thread = hs_thread_names_get(b->src->thread_names, bucket.key.thread_id);
         hs_profile_label_samples(b->profile, first, "thread",
@@ -342,6 +354,14 @@ static int set_header(const hs_snapshot_source *src, hs_profile *p, int live, co
     return ok ? 0 : -1;
 }
 
+/* Objects one unit of a bucket's live weight stands for: the unbias scale, the rate cap's
+ * scale and the untracked samples' correction. */
+static double weight_unit(const hs_snapshot_source *src, const hs_bucket_snapshot *bucket,
+                          double rate_scale) {
+    return hs_untracked_correction(bucket->weight_fp, bucket->untracked_fp) * rate_scale *
+           hs_unbias_scale((double)bucket->key.size, src->opts->interval);
+}
+
 /* Per-bucket unbiased live estimates from the tracked samples' weights. */
 static hs_live_estimate *live_estimates(const hs_snapshot_source *src, const hs_live_view *view,
                                         double rate_scale) {
@@ -350,12 +370,27 @@ static hs_live_estimate *live_estimates(const hs_snapshot_source *src, const hs_
         hs_bucket_snapshot bucket;
         if (view->live_weight[i] <= 0 || hs_sample_table_get(src->sampled.samples, i, &bucket) != 0)
             continue;
-        double size = (double)bucket.key.size;
-        est[i].objects = view->live_weight[i] * hs_untracked_correction(bucket.weight_fp, bucket.untracked_fp) *
-                         rate_scale * hs_unbias_scale(size, src->opts->interval);
-        est[i].bytes = est[i].objects * size;
+        est[i].objects = view->live_weight[i] * weight_unit(src, &bucket, rate_scale);
+        est[i].bytes = est[i].objects * (double)bucket.key.size;
     }
     return est;
+}
+
+/* Per bucket, the variance of its in-use bytes as the profile reports them: the exact
+ * Horvitz-Thompson estimate over its tracked samples' weights (estimate.h), times the
+ * square of what scaling and the cap to allocation did to the estimate. */
+static double *inuse_variances(const hs_snapshot_source *src, const hs_live_view *view,
+                               const hs_live_estimate *est, const hs_live_amount *inuse,
+                               double rate_scale) {
+    double *var = calloc((size_t)view->nbuckets + 1, sizeof *var);
+    for (uint32_t i = 1; var && i <= view->nbuckets; i++) {
+        hs_bucket_snapshot bucket;
+        if (!(est[i].bytes > 0) || hs_sample_table_get(src->sampled.samples, i, &bucket) != 0) continue;
+        double ratio = (double)inuse[i].bytes / est[i].bytes;
+        var[i] = hs_ht_variance((double)bucket.key.size, weight_unit(src, &bucket, rate_scale),
+                                view->live_weight[i], view->live_weight2[i]) * ratio * ratio;
+    }
+    return var;
 }
 
 /* Unbiased live bytes of the samples a marking judged (before any scaling). */
@@ -478,6 +513,12 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
         hs_live_view_free(&view);
         return -1;
     }
+    b->inuse_var = inuse_variances(src, &view, est, b->inuse, b->rate_scale);
+    if (!b->inuse_var) {
+        free(est);
+        hs_live_view_free(&view);
+        return -1;
+    }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
     add_live_comments(b->profile, &view, &sum, src->opts->live_scale,
                       atomic_load(&src->sampled.counters->live_untracked), confirmed_bytes(&view, est));
@@ -555,6 +596,7 @@ hs_profile *hs_snapshot_build_request(const hs_snapshot_source *src, JNIEnv *jni
     free(b.function_of_class);
     free(b.locations);
     free(b.inuse);
+    free(b.inuse_var);
     free(b.ages);
     free(b.live_weight);
     free(b.confirmed_weight);

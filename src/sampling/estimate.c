@@ -24,3 +24,8 @@ uint64_t hs_interval_weight_fp(uint64_t size, int64_t sampled_at, int64_t base) 
     double weight = fmin(fmax(ratio * (double)HS_WEIGHT_ONE, 1.0), (double)((uint64_t)1 << 32));
     return (uint64_t)llround(weight);
 }
+
+double hs_ht_variance(double size, double k, double sum_w, double sum_w2) {
+    double v = size * size * (k * k * sum_w2 - k * sum_w);
+    return v > 0 ? v : 0;
+}
