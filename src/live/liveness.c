@@ -32,6 +32,10 @@ hs_marking_kind hs_liveness_on_gc(hs_liveness *l, uint32_t epoch, uint32_t total
     l->last_total = total;
     l->last_full = full;
     l->previous_concurrent = false;
+    if (total_moved) {
+        l->collection_before_last = l->last_collection;
+        l->last_collection = epoch;
+    }
     /* A full collection counts in both: anything else is not the layout we expect. */
     if (full_moved && !total_moved) l->mode = HS_LIVENESS_UNSUPPORTED;
     if (l->mode == HS_LIVENESS_UNSUPPORTED) return HS_MARKING_NONE;
@@ -42,7 +46,11 @@ hs_marking_kind hs_liveness_on_gc(hs_liveness *l, uint32_t epoch, uint32_t total
     if (l->mode != HS_LIVENESS_G1 || total_moved) return HS_MARKING_NONE;
     l->previous_concurrent = true;
     if (follows_concurrent) return HS_MARKING_NONE; /* a second uncounted pause, same cycle */
-    publish(l, epoch, epoch, HS_MARKING_CONCURRENT);
+    /* Only what the collections before this pause left: what was allocated since is young
+     * and was never examined (this pause collects nothing, and young objects' weak refs
+     * stay set, garbage or not). Not the last counted collection but the one before: on
+     * JDK 25 the last is the cycle's Remark, which collects nothing either. */
+    publish(l, l->collection_before_last, epoch, HS_MARKING_CONCURRENT);
     return HS_MARKING_CONCURRENT;
 }
 
