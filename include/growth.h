@@ -26,7 +26,7 @@
  * the largest weight it left out is kept, and a site absent from such a point is taken to
  * have had that much, which can only understate its growth). 80 bytes per (point, site):
  * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 80 bytes = 10.5 MB,
- * plus 88 bytes per bucket of scratch for the record being built.
+ * plus 168 bytes per bucket of scratch for the record being built.
  *
  * Sites. The ranking judges sites, not buckets: a bucket is one stack (and object size),
  * and a site (the caller's hs_growth_bucket_fn says which: the suspect's allocation site)
