@@ -1,0 +1,2 @@
+# Empty dependencies file for test_class_cache.
+# This may be replaced when dependencies are built.

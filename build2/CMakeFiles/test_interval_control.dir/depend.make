@@ -1,0 +1,2 @@
+# Empty dependencies file for test_interval_control.
+# This may be replaced when dependencies are built.
