@@ -36,7 +36,8 @@ typedef struct {
     void (*close)(void *ctx);
 } hs_push_transport;
 
-/* Loads libcurl (dlopen) and fills t. 0, or -1 with why: libcurl.so.4 is missing (naming
+/* Loads libcurl (dlopen of $HEAPSAMPLER_LIBCURL, default "libcurl.so.4": another build,
+ * such as Debian's libcurl-gnutls.so.4, may be named there) and fills t. 0, or -1 with why: libcurl.so.4 is missing (naming
  * the Debian package libcurl4) or lacks a function. Call once, before other threads use
  * libcurl (it runs curl_global_init). */
 int hs_curl_transport_open(hs_push_transport *t, char *why, size_t whylen);

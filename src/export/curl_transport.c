@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -56,10 +57,12 @@ typedef struct {
 static curl_api C;
 
 static int load(char *why, size_t whylen) {
-    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    const char *name = getenv("HEAPSAMPLER_LIBCURL");
+    if (!name || !name[0]) name = "libcurl.so.4";
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        snprintf(why, whylen, "libcurl.so.4 cannot be loaded (install the Debian package "
-                 "libcurl4): %s", dlerror());
+        snprintf(why, whylen, "%s cannot be loaded (install the Debian package libcurl4): %s",
+                 name, dlerror());
         return -1;
     }
     struct { void **fn; const char *name; } table[] = {
