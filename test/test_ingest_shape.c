@@ -11,6 +11,12 @@
 #include "unit.h"
 #include "utf8.h"
 
+/* The shaped copy of p under lim (default limits when NULL); what it changed in *what. */
+static hs_profile *shape(const hs_profile *p, const hs_ingest_limits *lim, hs_ingest_shaping *what) {
+    hs_ingest_limits defaults = hs_ingest_default_limits();
+    return hs_ingest_shape(p, lim ? lim : &defaults, what);
+}
+
 static int64_t total(const hs_profile *p, uint32_t type) {
     int64_t t = 0;
     for (uint32_t i = 0; i < p->nsamples; i++) t += p->samples[i].values[type];
@@ -50,8 +56,7 @@ static void test_under_the_limit_is_unchanged(void) {
     hs_profile *p = many_sites(50, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     hs_ingest_shaping what;
-    hs_ingest_limits lim = hs_ingest_default_limits();
-    hs_profile *s = hs_ingest_shape(p, &lim, &what);
+    hs_profile *s = shape(p, NULL, &what);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(s->nsamples, 50);
     CU_ASSERT_EQUAL(what.folded_samples, 0);
@@ -135,9 +140,8 @@ static void test_deep_stack_truncated_at_root(void) {
     hs_profile_add_sample(p, stack, 5, v, 0);
     p = fixture_or_null(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_ingest_limits lim = hs_ingest_default_limits();
     hs_ingest_shaping what;
-    hs_profile *s = hs_ingest_shape(p, &lim, &what);
+    hs_profile *s = shape(p, NULL, &what);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(what.truncated, 1);
     CU_ASSERT_EQUAL(s->samples[0].depth, 1000);
@@ -164,9 +168,8 @@ static void test_labels_and_type_names(void) {
     p->samples[2].liveness = "unjudged";
     p = fixture_or_null(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_ingest_limits lim = hs_ingest_default_limits();
     hs_ingest_shaping what;
-    hs_profile *s = hs_ingest_shape(p, &lim, &what);
+    hs_profile *s = shape(p, NULL, &what);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_STRING_EQUAL(s->sample_types[0].type, "alloc_space");
     CU_ASSERT_STRING_EQUAL(s->default_sample_type, "alloc_space");
@@ -209,9 +212,8 @@ static void test_long_names_cut_at_a_character(void) {
     free(name);
     p = fixture_or_null(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_ingest_limits lim = hs_ingest_default_limits();
     hs_ingest_shaping what;
-    hs_profile *s = hs_ingest_shape(p, &lim, &what);
+    hs_profile *s = shape(p, NULL, &what);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     const char *cut = s->functions[0].name;
     CU_ASSERT(strlen(cut) <= HS_INGEST_NAME_MAX);

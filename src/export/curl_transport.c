@@ -183,7 +183,7 @@ static void send_one(void *ctx, const hs_push_request *req, hs_push_outcome *out
     out->timed_out = rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_ABORTED_BY_CALLBACK;
     if (!curl) snprintf(out->detail, sizeof out->detail, "curl_easy_init failed");
     else if (rc != CURLE_OK)
-        snprintf(out->detail, sizeof out->detail, "%s%s%s", C.easy_strerror(rc),
+        snprintf(out->detail, sizeof out->detail, "%.60s%s%.90s", C.easy_strerror(rc),
                  error[0] ? ": " : "", error);
     else if (status < 200 || status >= 300) {
         printable(a.body);

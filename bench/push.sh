@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# push.sh: what pushing to Grafana Pyroscope costs.
+#
+# 1. CPU: bench/AllocMix.java with the agent at its defaults, without push (A) and with
+#    push= to a local receiver every $PUSH_PERIOD seconds (B; 15 s, Pyroscope's Java agent
+#    uploads every 10 s). PAIRS rounds A B A B, each a fixed amount of work; prints the median
+#    of CPU(B)/CPU(A) (user+sys of the JVM, lib.sh run_measured) with min-max, then wall.
+#    The receiver (python3 -m http.server answering 200 to POST) is not counted.
+# 2. RSS with a full queue: bench/PushFill.java (large, deep profiles) for FILL_SECONDS with
+#    push_period=1s to a port nobody listens on, so every window stays queued until the
+#    queue's bound (memory=/16 bytes) drops the oldest; prints VmRSS and VmHWM at the end
+#    and the agent's exit summary, beside the same run without push=.
+#
+# Usage: bench/push.sh [path/to/libheapsampler.so]
+# Knobs (environment): PAIRS=5  PUSH_PERIOD=15  ALLOCMIX_STEPS=24000000  FILL_SECONDS=90
+#        SKIP_CPU=0  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+print_usage_if_asked "${1:-}"
+
+AGENT=$(find_agent "${1:-}") || exit 1
+JAVA_HOME=$(find_java_home) || exit 1
+JAVA=$JAVA_HOME/bin/java
+PAIRS=${PAIRS:-5}
+PUSH_PERIOD=${PUSH_PERIOD:-15}
+ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-24000000}
+FILL_SECONDS=${FILL_SECONDS:-90}
+WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
+RUN_DIR=$WORK/push-run
+mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
+command -v python3 >/dev/null || die "python3 is needed (the receiver)"
+compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
+compile_workload "$JAVA_HOME" PushFill "$WORK/classes"
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# A receiver that answers 204 to every POST, in the background; sets RECEIVER_PID, RECEIVER_PORT.
+start_receiver() {
+    RECEIVER_PORT=$(free_port)
+    python3 - "$RECEIVER_PORT" <<'PY' &
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(204); self.end_headers()
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+    RECEIVER_PID=$!
+    sleep 0.5
+}
+
+cpu_pairs() {
+    local results=$RUN_DIR/cpu.txt round config options
+    : >"$results"
+    start_receiver
+    for round in $(seq 1 "$PAIRS"); do
+        for config in A B; do
+            options="file=$RUN_DIR/hs-%p.pb.gz"
+            [ "$config" = B ] && options="$options,push=http://127.0.0.1:$RECEIVER_PORT,push_period=${PUSH_PERIOD}s"
+            RUN_OUT=$RUN_DIR/out RUN_ERR=$RUN_DIR/err
+            run_measured "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC "-agentpath:$AGENT=$options" \
+                -cp "$WORK/classes" AllocMix 2 "$ALLOCMIX_STEPS"
+            [ "$RUN_RC" = 0 ] || die "run $config failed: $(tail -3 "$RUN_ERR")"
+            echo "$config $RUN_CPU $RUN_WALL" >>"$results"
+            note "round $round $config: cpu $RUN_CPU s, wall $RUN_WALL s"
+        done
+    done
+    kill "$RECEIVER_PID" 2>/dev/null
+    wait "$RECEIVER_PID" 2>/dev/null
+    python3 - "$results" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+a = [r for r in rows if r[0] == "A"]; b = [r for r in rows if r[0] == "B"]
+for name, col in (("CPU (user+sys)", 1), ("wall", 2)):
+    ratios = [float(y[col]) / float(x[col]) for x, y in zip(a, b)]
+    print(f"push every period vs off, {name}: median {statistics.median(ratios):.4f} "
+          f"(min {min(ratios):.4f}, max {max(ratios):.4f}, {len(ratios)} pairs)")
+PY
+}
+
+# One PushFill run; "$1" = extra agent options. Prints VmRSS/VmHWM (kB) near its end.
+fill_run() {
+    local options="file=$RUN_DIR/fill-%p.pb.gz,log=info$1" pid rss hwm
+    "$JAVA" -Xmx512m "-agentpath:$AGENT=$options" -cp "$WORK/classes" PushFill "$FILL_SECONDS" \
+        >"$RUN_DIR/fill.out" 2>"$RUN_DIR/fill.err" &
+    pid=$!
+    sleep $((FILL_SECONDS - 2))
+    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
+    hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status")
+    wait "$pid"
+    echo "VmRSS ${rss} kB, VmHWM ${hwm} kB"
+    grep -h "heapsampler: push: [0-9]* sent" "$RUN_DIR/fill.err" || true
+}
+
+[ "${SKIP_CPU:-0}" = 1 ] || cpu_pairs
+dead=$(free_port)
+echo "PushFill ${FILL_SECONDS}s without push:      $(fill_run "")"
+echo "PushFill ${FILL_SECONDS}s, push to nobody (queue full): $(fill_run ",push=http://127.0.0.1:$dead,push_period=1s")"
