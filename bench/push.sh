@@ -5,8 +5,9 @@
 #    push= to a local receiver every $PUSH_PERIOD seconds (B; 15 s, Pyroscope's Java agent
 #    uploads every 10 s). PAIRS rounds A B A B, each a fixed amount of work; prints the median
 #    of CPU(B)/CPU(A) (user+sys of the JVM, lib.sh run_measured) with min-max, then wall.
-#    The receiver (python3 -m http.server answering 200 to POST) is not counted.
-# 2. RSS with a full queue: bench/PushFill.java (large, deep profiles) for FILL_SECONDS with
+#    The receiver (bench/PushSink.java, a JVM answering 204 to every POST) is not counted.
+# 2. RSS with a full queue: bench/PushFill.java (large profiles: random call chains, rate=5000/s;
+#    heap pre-touched, -Xms256m -Xmx256m, so that RSS differences are native) for FILL_SECONDS with
 #    push_period=1s to a port nobody listens on, so every window stays queued until the
 #    queue's bound (memory=/16 bytes) drops the oldest; prints VmRSS and VmHWM at the end
 #    and the agent's exit summary, beside the same run without push=.
@@ -29,28 +30,24 @@ FILL_SECONDS=${FILL_SECONDS:-90}
 WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
 RUN_DIR=$WORK/push-run
 mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
-command -v python3 >/dev/null || die "python3 is needed (the receiver)"
 compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
 compile_workload "$JAVA_HOME" PushFill "$WORK/classes"
+compile_workload "$JAVA_HOME" PushSink "$WORK/classes"
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+free_port() { "$JAVA" -cp "$WORK/classes" PushSink free; }
 
-# A receiver that answers 204 to every POST, in the background; sets RECEIVER_PID, RECEIVER_PORT.
+# The receiver, in the background; sets RECEIVER_PID and RECEIVER_PORT.
 start_receiver() {
-    RECEIVER_PORT=$(free_port)
-    python3 - "$RECEIVER_PORT" <<'PY' &
-import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.send_response(204); self.end_headers()
-    def log_message(self, *a): pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-PY
+    local n=0
+    "$JAVA" -Xmx64m -cp "$WORK/classes" PushSink >"$RUN_DIR/sink.out" 2>&1 &
     RECEIVER_PID=$!
-    sleep 0.5
+    RECEIVER_PORT=""
+    while [ -z "$RECEIVER_PORT" ] && [ $n -lt 300 ]; do
+        sleep 0.1
+        RECEIVER_PORT=$(head -1 "$RUN_DIR/sink.out")
+        n=$((n + 1))
+    done
+    [ -n "$RECEIVER_PORT" ] || die "the receiver did not start: $(cat "$RUN_DIR/sink.out")"
 }
 
 cpu_pairs() {
@@ -63,7 +60,7 @@ cpu_pairs() {
             [ "$config" = B ] && options="$options,push=http://127.0.0.1:$RECEIVER_PORT,push_period=${PUSH_PERIOD}s"
             RUN_OUT=$RUN_DIR/out RUN_ERR=$RUN_DIR/err
             run_measured "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC "-agentpath:$AGENT=$options" \
-                -cp "$WORK/classes" AllocMix 2 "$ALLOCMIX_STEPS"
+                -cp "$WORK/classes" AllocMix "$ALLOCMIX_STEPS"
             [ "$RUN_RC" = 0 ] || die "run $config failed: $(tail -3 "$RUN_ERR")"
             echo "$config $RUN_CPU $RUN_WALL" >>"$results"
             note "round $round $config: cpu $RUN_CPU s, wall $RUN_WALL s"
@@ -71,21 +68,20 @@ cpu_pairs() {
     done
     kill "$RECEIVER_PID" 2>/dev/null
     wait "$RECEIVER_PID" 2>/dev/null
-    python3 - "$results" <<'PY'
-import statistics, sys
-rows = [l.split() for l in open(sys.argv[1])]
-a = [r for r in rows if r[0] == "A"]; b = [r for r in rows if r[0] == "B"]
-for name, col in (("CPU (user+sys)", 1), ("wall", 2)):
-    ratios = [float(y[col]) / float(x[col]) for x, y in zip(a, b)]
-    print(f"push every period vs off, {name}: median {statistics.median(ratios):.4f} "
-          f"(min {min(ratios):.4f}, max {max(ratios):.4f}, {len(ratios)} pairs)")
-PY
+    awk "$AWK_STATS"'
+        $1 == "A" { ca[++na] = $2; wa[na] = $3 }
+        $1 == "B" { cb[++nb] = $2; wb[nb] = $3 }
+        END {
+            for (i = 1; i <= nb; i++) { rc[i] = cb[i] / ca[i]; rw[i] = wb[i] / wa[i] }
+            printf "push every %ss vs off, %d pairs: CPU ratio %s, wall ratio %s\n", period, nb,
+                summary(rc, nb, "%.4f"), summary(rw, nb, "%.4f")
+        }' period="$PUSH_PERIOD" "$results"
 }
 
 # One PushFill run; "$1" = extra agent options. Prints VmRSS/VmHWM (kB) near its end.
 fill_run() {
-    local options="file=$RUN_DIR/fill-%p.pb.gz,log=info$1" pid rss hwm
-    "$JAVA" -Xmx512m "-agentpath:$AGENT=$options" -cp "$WORK/classes" PushFill "$FILL_SECONDS" \
+    local options="file=$RUN_DIR/fill-%p.pb.gz,log=info,rate=5000/s$1" pid rss hwm
+    "$JAVA" -Xms256m -Xmx256m -XX:+AlwaysPreTouch "-agentpath:$AGENT=$options" -cp "$WORK/classes" PushFill "$FILL_SECONDS" \
         >"$RUN_DIR/fill.out" 2>"$RUN_DIR/fill.err" &
     pid=$!
     sleep $((FILL_SECONDS - 2))
