@@ -35,9 +35,9 @@ void hs_push_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 /* Pushes the last window and stops (bounded by HS_PUSH_EXIT_MS); logs the summary. */
 void hs_push_export_stop(hs_agent *agent);
 
-/* Status lines: "push: to URL as SERVICE every P, S sent, R retried, Q queued (B bytes);
- * dropped: F queue full, X rejected, E expired, Z at exit[; last error: ...]" or
- * "push: off". Returns the length needed (like snprintf). */
+/* Status line: "push: to URL as SERVICE every P ms, W windows; S sent, R retried, Q queued
+ * (B bytes; at most Q2, B2 bytes); dropped: F queue full, X refused, E expired, Z at exit; N
+ * windows failed to build[; last error: ...]" or "push: off". Returns the length needed (like snprintf). */
 size_t hs_push_export_status(char *buf, size_t len);
 
 #endif

@@ -63,8 +63,8 @@ typedef struct {
     uint64_t dropped_full;    /* the oldest, to make room */
     uint64_t dropped_expired; /* queued longer than max_age_ms */
     uint64_t dropped_exit;    /* still queued when the agent stopped */
-    uint32_t queued;
-    size_t queued_bytes;
+    uint32_t queued, peak_queued;    /* now, and the most at once */
+    size_t queued_bytes, peak_bytes;
     char last_error[160];     /* the last failed attempt's outcome ("" when none) */
 } hs_push_counters;
 

@@ -156,6 +156,8 @@ static void test_bounds_drop_oldest(void) {
     k = hs_push_sink_counters(s);
     CU_ASSERT_EQUAL(k.dropped_exit, 3);
     CU_ASSERT_EQUAL(k.added, 8);
+    CU_ASSERT_EQUAL(k.peak_queued, 4);
+    CU_ASSERT_EQUAL(k.peak_bytes, 1000);
     hs_push_sink_destroy(s);
 }
 

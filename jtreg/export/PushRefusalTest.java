@@ -74,7 +74,7 @@ public class PushRefusalTest {
             r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE).assertStdoutContains("WORKLOAD DONE");
             r.assertStderrContains("heapsampler: push: http://127.0.0.1:" + port + ": Couldn't connect to server");
             r.assertStderrContains("heapsampler: push: 0 sent, ");
-            if (!r.stderr.matches("(?s).*push: 0 sent, [1-9][0-9]* retried, 0 queued \\(0 bytes\\); dropped: 0 queue full, "
+            if (!r.stderr.matches("(?s).*push: 0 sent, [1-9][0-9]* retried, 0 queued \\(0 bytes; at most [0-9]+, [0-9]+ bytes\\); dropped: 0 queue full, "
                     + "0 refused, 0 expired, [1-9][0-9]* at exit.*"))
                 throw new AssertionError("exit summary:\n" + r.stderr);
             if (seconds > 5 + 6 * AgentRunner.timeoutFactor())

@@ -4,7 +4,7 @@
  *          a receiver that enforces Pyroscope's rules (PyroscopeReceiver: window, gzip,
  *          limits, no numeric labels, sample types, UTF-8, basic auth from push_auth=@FILE,
  *          tenant, static labels); through 500s, a 429 with Retry-After, a request that
- *          never answers, and the receiver down for 10 s then back, every window arrives,
+ *          never answers, and the receiver down for 30 s then back, every window arrives,
  *          in order, none twice; status and the exit summary count sent and retried; the
  *          credentials show nowhere; exit with the receiver hanging is bounded
  * @library /lib
@@ -56,11 +56,11 @@ public class PushTest {
         receiver.mode(Mode.HANG); /* the agent's request times out (10 s) and is tried again */
         Thread.sleep(11_000);
         receiver.mode(Mode.OK);
-        receiver.down();
-        Thread.sleep(10_000);
-        receiver.up();
+        receiver.down(); /* 30 s: every window meanwhile is queued, then arrives in order */
+        Thread.sleep(30_000);
         int before = receiver.received().size();
-        require(receiver.awaitReceived(before + 12, 40_000), "the queued windows after the outage");
+        receiver.up();
+        require(receiver.awaitReceived(before + 28, 60_000), "the queued windows after the outage");
         String status = Endpoint.jcmd(jvm.process.pid(), "status");
         System.out.println("status: " + status);
 

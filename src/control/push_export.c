@@ -304,15 +304,16 @@ void hs_push_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 
 /* --- stopping and status --------------------------------------------------------------------- */
 
-/* "S sent, R retried, Q queued (B bytes); dropped: ..." */
+/* "S sent, R retried, Q queued (B bytes; at most Q2, B2 bytes); dropped: ..." */
 static int summary(char *buf, size_t len) {
     hs_push_counters c = hs_push_sink_counters(P.sink);
     return snprintf(buf, len,
-                    "%llu sent, %llu retried, %u queued (%zu bytes); dropped: %llu queue full, "
+                    "%llu sent, %llu retried, %u queued (%zu bytes; at most %u, %zu bytes); "
+                    "dropped: %llu queue full, "
                     "%llu refused, %llu expired, %llu at exit; %llu windows failed to build"
                     "%s%s",
                     (unsigned long long)c.sent, (unsigned long long)c.retried, c.queued,
-                    c.queued_bytes, (unsigned long long)c.dropped_full,
+                    c.queued_bytes, c.peak_queued, c.peak_bytes, (unsigned long long)c.dropped_full,
                     (unsigned long long)c.rejected, (unsigned long long)c.dropped_expired,
                     (unsigned long long)c.dropped_exit,
                     (unsigned long long)atomic_load(&P.build_failures),

@@ -92,6 +92,8 @@ void hs_push_sink_add(hs_push_sink *s, uint8_t *body, size_t len, int64_t from, 
     s->c.added++;
     s->c.queued++;
     s->c.queued_bytes += len;
+    if (s->c.queued > s->c.peak_queued) s->c.peak_queued = s->c.queued;
+    if (s->c.queued_bytes > s->c.peak_bytes) s->c.peak_bytes = s->c.queued_bytes;
     pthread_mutex_unlock(&s->lock);
 }
 
