@@ -9,12 +9,13 @@
 # 2. RSS with a full queue: bench/PushFill.java (large profiles: random call chains, rate=5000/s;
 #    heap pre-touched, -Xms256m -Xmx256m, so that RSS differences are native) for FILL_SECONDS with
 #    push_period=1s to a port nobody listens on, so every window stays queued until the
-#    queue's bound (memory=/16 bytes) drops the oldest; prints VmRSS and VmHWM at the end
-#    and the agent's exit summary, beside the same run without push=.
+#    queue's bound (memory=/16 bytes; FILL_MEMORY=16m: 1 MiB) drops the oldest; prints VmRSS
+#    and VmHWM near the end and the agent's exit summary, beside the same run without push=.
 #
 # Usage: bench/push.sh [path/to/libheapsampler.so]
-# Knobs (environment): PAIRS=5  PUSH_PERIOD=15  ALLOCMIX_STEPS=24000000  FILL_SECONDS=90
-#        SKIP_CPU=0  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
+# Knobs (environment): PAIRS=5  PUSH_PERIOD=15  ALLOCMIX_STEPS=24000000  FILL_SECONDS=200
+#        FILL_MEMORY=16m  SKIP_CPU=0 (1: only the RSS part)  JAVA_HOME=<JDK>
+#        WORK=/tmp/heapsampler-bench
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -26,7 +27,8 @@ JAVA=$JAVA_HOME/bin/java
 PAIRS=${PAIRS:-5}
 PUSH_PERIOD=${PUSH_PERIOD:-15}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-24000000}
-FILL_SECONDS=${FILL_SECONDS:-90}
+FILL_SECONDS=${FILL_SECONDS:-200}
+FILL_MEMORY=${FILL_MEMORY:-16m} # the queue holds memory=/16: 1 MiB fills in about 150 windows
 WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
 RUN_DIR=$WORK/push-run
 mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
@@ -80,7 +82,7 @@ cpu_pairs() {
 
 # One PushFill run; "$1" = extra agent options. Prints VmRSS/VmHWM (kB) near its end.
 fill_run() {
-    local options="file=$RUN_DIR/fill-%p.pb.gz,log=info,rate=5000/s$1" pid rss hwm
+    local options="file=$RUN_DIR/fill-%p.pb.gz,log=info,rate=5000/s,memory=$FILL_MEMORY$1" pid rss hwm
     "$JAVA" -Xms256m -Xmx256m -XX:+AlwaysPreTouch "-agentpath:$AGENT=$options" -cp "$WORK/classes" PushFill "$FILL_SECONDS" \
         >"$RUN_DIR/fill.out" 2>"$RUN_DIR/fill.err" &
     pid=$!
