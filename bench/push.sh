@@ -9,12 +9,12 @@
 # 2. RSS with a full queue: bench/PushFill.java (large profiles: random call chains, rate=5000/s;
 #    heap pre-touched, -Xms256m -Xmx256m, so that RSS differences are native) for FILL_SECONDS with
 #    push_period=1s to a port nobody listens on, so every window stays queued until the
-#    queue's bound (memory=/16 bytes; FILL_MEMORY=16m: 1 MiB) drops the oldest; prints VmRSS
+#    queue's bound (memory=/16 bytes; FILL_MEMORY=8m: 512 KiB) drops the oldest; prints VmRSS
 #    and VmHWM near the end and the agent's exit summary, beside the same run without push=.
 #
 # Usage: bench/push.sh [path/to/libheapsampler.so]
 # Knobs (environment): PAIRS=5  PUSH_PERIOD=15  ALLOCMIX_STEPS=24000000  FILL_SECONDS=200
-#        FILL_MEMORY=16m  SKIP_CPU=0 (1: only the RSS part)  JAVA_HOME=<JDK>
+#        FILL_MEMORY=8m  SKIP_CPU=0 (1: only the RSS part)  JAVA_HOME=<JDK>
 #        WORK=/tmp/heapsampler-bench
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -28,7 +28,7 @@ PAIRS=${PAIRS:-5}
 PUSH_PERIOD=${PUSH_PERIOD:-15}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-24000000}
 FILL_SECONDS=${FILL_SECONDS:-200}
-FILL_MEMORY=${FILL_MEMORY:-16m} # the queue holds memory=/16: 1 MiB fills in about 150 windows
+FILL_MEMORY=${FILL_MEMORY:-8m} # the queue holds memory=/16: 512 KiB, about 130 windows of PushFill
 WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
 RUN_DIR=$WORK/push-run
 mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
