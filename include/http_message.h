@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define HS_HTTP_HEAD_MAX 8192    /* request line and headers together, bytes */
 #define HS_HTTP_TARGET_MAX 2048  /* the request target (path and query), bytes */
@@ -60,5 +61,9 @@ const char *hs_http_reason(int status);
  * be NULL) and the blank line. Returns the length needed (like snprintf). */
 size_t hs_http_format_head(int status, const char *content_type, size_t content_length,
                            const char *extra, char *buf, size_t len);
+
+/* A Retry-After header value: delta-seconds, or an HTTP date (IMF-fixdate) compared with
+ * now_unix. Milliseconds to wait (0 for a date in the past), or -1 when not understood. */
+int64_t hs_http_retry_after_ms(const char *value, int64_t now_unix);
 
 #endif

@@ -61,6 +61,13 @@ typedef struct {
     char http_host[256];         /* HOST, without IPv6 brackets; 127.0.0.1 when not given */
     int32_t http_port;           /* 0: any free port */
     char http_token_file[HS_PATH_MAX]; /* http_token=@FILE as given, '@' included ("": none) */
+    /* push to Grafana Pyroscope (push_export.h; checks in pyroscope_ingest.h) */
+    char push_url[1024];         /* push=URL ("": off) */
+    int64_t push_period_ms;      /* push_period=: each profile's window, >= 1 s */
+    char service[257];           /* service= ("": the main class or jar, sun.java.command) */
+    char push_labels[1024];      /* push_labels=k=v;k=v ("": none) */
+    char push_tenant[257];       /* push_tenant= (X-Scope-OrgID; "": none) */
+    char push_auth_file[HS_PATH_MAX]; /* push_auth=@FILE as given, '@' included ("": none) */
 } hs_options;
 
 /* "alloc_space" etc.: the pprof sample type a metric is written as. */

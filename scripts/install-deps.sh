@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(cmake make gcc libc6-dev pkg-config zlib1g-dev libcunit1-dev jtreg7 golang-go
           openjdk-17-jdk-headless chromium clang libclang-rt-14-dev go-md2man groff-base passwd
-          curl patchelf)
+          curl libcurl4 patchelf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -20,6 +20,7 @@
 #include "dumps.h"
 #include "file_output.h"
 #include "http_export.h"
+#include "push_export.h"
 #include "log.h"
 #include "wall_clock.h"
 #include "live_tracker.h"
@@ -40,7 +41,10 @@
  * lost, and the tables never grow past the budget. */
 static int plan_budget(const hs_options *opts, hs_budget *budget) {
     char err[512];
-    if (hs_budget_plan(opts->memory, opts->track, opts->live, budget, err, sizeof err) == 0)
+    int64_t tables = opts->memory; /* push=: the queue of unsent profiles takes its share */
+    if (opts->push_url[0] && tables - hs_push_queue_bytes(opts->memory) >= HS_BUDGET_MIN)
+        tables -= hs_push_queue_bytes(opts->memory);
+    if (hs_budget_plan(tables, opts->track, opts->live, budget, err, sizeof err) == 0)
         return 0;
     hs_error("%s", err);
     return -1;
@@ -79,7 +83,7 @@ static int configure(hs_agent *agent, const char *options, bool attach) {
         return -1;
     }
     if (agent->opts.help) {
-        char help[8192];
+        char help[16384];
         hs_options_help(help, sizeof help);
         fputs(help, stdout);
         fflush(stdout);
@@ -235,6 +239,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     start_sampling(hs_agent_get(), jvmti, jni);
     hs_dumps_start(hs_agent_get(), jvmti, jni);
     hs_http_export_start(hs_agent_get(), jvmti, jni);
+    hs_push_export_start(hs_agent_get(), jvmti, jni);
 }
 
 static void log_line(void *ctx, const char *line) {
@@ -275,6 +280,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_agent *agent = hs_agent_get();
     pthread_mutex_lock(&agent->lifecycle_lock); /* a command in progress finishes first */
     hs_http_export_stop(agent); /* no profile served past this point; bounded */
+    hs_push_export_stop(agent); /* the last window pushed, within HS_PUSH_EXIT_MS */
     final_dump(agent, jvmti, jni);
     pthread_mutex_unlock(&agent->lifecycle_lock);
 }
@@ -329,7 +335,8 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
         create_tables(agent) != 0 || register_callbacks(jvmti) != 0 ||
-        hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0) {
+        hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0 ||
+        hs_push_export_open(agent) != 0) {
         free_tables(agent, NULL);
         (*jvmti)->DisposeEnvironment(jvmti);
         agent->jvmti = NULL;
@@ -374,6 +381,7 @@ static jint attach_load(JavaVM *vm, JNIEnv *jni, const char *options) {
     start_sampling(agent, agent->jvmti, jni);
     hs_dumps_start(agent, agent->jvmti, jni);
     hs_http_export_start(agent, agent->jvmti, jni);
+    hs_push_export_start(agent, agent->jvmti, jni);
     return JNI_OK;
 }
 

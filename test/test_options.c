@@ -12,7 +12,7 @@
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
     "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, survival, names, " \
-    "threads, http, http_token"
+    "threads, http, http_token, push, push_period, service, push_labels, push_tenant, push_auth"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
@@ -20,7 +20,8 @@
     "interval=524288,file=heapsampler-%p.pb.gz,log=warn,depth=1024,format=pprof,live=true," \
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
     "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"            \
-    "adapt_interval=true,survival=true,names=stable,threads=false,http=off,http_token=none"
+    "adapt_interval=true,survival=true,names=stable,threads=false,http=off,http_token=none,"    \
+    "push=off,push_period=15s,service=auto,push_labels=none,push_tenant=none,push_auth=none"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -44,6 +45,12 @@ static void assert_options_equal(const hs_options *a, const hs_options *b) {
     CU_ASSERT_EQUAL(a->http, b->http);
     CU_ASSERT_STRING_EQUAL(a->http_host, b->http_host);
     CU_ASSERT_EQUAL(a->http_port, b->http_port);
+    CU_ASSERT_STRING_EQUAL(a->push_url, b->push_url);
+    CU_ASSERT_EQUAL(a->push_period_ms, b->push_period_ms);
+    CU_ASSERT_STRING_EQUAL(a->service, b->service);
+    CU_ASSERT_STRING_EQUAL(a->push_labels, b->push_labels);
+    CU_ASSERT_STRING_EQUAL(a->push_tenant, b->push_tenant);
+    CU_ASSERT_STRING_EQUAL(a->push_auth_file, b->push_auth_file);
     CU_ASSERT_STRING_EQUAL(a->http_token_file, b->http_token_file);
 }
 
@@ -518,9 +525,10 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
         {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"}, {"http", "off"},
-        {"http_token", "none"},
+        {"http_token", "none"}, {"push", "off"}, {"push_period", "15s"}, {"service", "auto"},
+        {"push_labels", "none"}, {"push_tenant", "none"}, {"push_auth", "none"},
     };
-    static char help[8192];
+    static char help[16384];
     size_t need = hs_options_help(help, sizeof help);
     CU_ASSERT(need > 0 && need < sizeof help);
     CU_ASSERT_EQUAL(strlen(help), need);
@@ -600,7 +608,8 @@ static void test_format_shows_help_flag_without_value(void) {
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
                                  "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
                                  "adapt_interval=true,survival=true,names=stable,threads=false,http=off,"
-                                 "http_token=none");
+                                 "http_token=none,push=off,push_period=15s,service=auto,"
+                                 "push_labels=none,push_tenant=none,push_auth=none");
 }
 
 static void test_format_reports_needed_length_when_truncated(void) {
@@ -735,6 +744,55 @@ static void test_http_options(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(text, item));
 }
 
+static void test_push_options(void) {
+    hs_options o = parse_ok("");
+    CU_ASSERT_STRING_EQUAL(o.push_url, "");
+    CU_ASSERT_EQUAL(o.push_period_ms, 15000);
+    CU_ASSERT_STRING_EQUAL(o.service, "");
+    o = parse_ok("push=https://profiles.example.com/p,push_period=1s,service=shop,"
+                 "push_labels=env=prod;region=eu,push_tenant=acme,push_auth=@/run/secrets/py");
+    CU_ASSERT_STRING_EQUAL(o.push_url, "https://profiles.example.com/p");
+    CU_ASSERT_EQUAL(o.push_period_ms, 1000);
+    CU_ASSERT_STRING_EQUAL(o.service, "shop");
+    CU_ASSERT_STRING_EQUAL(o.push_labels, "env=prod;region=eu");
+    CU_ASSERT_STRING_EQUAL(o.push_tenant, "acme");
+    CU_ASSERT_STRING_EQUAL(o.push_auth_file, "@/run/secrets/py");
+    char text[2048];
+    hs_options_format(&o, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",push=https://profiles.example.com/p,push_period=1s,"
+                                        "service=shop,push_labels=env=prod;region=eu,"
+                                        "push_tenant=acme,push_auth=@/run/secrets/py"));
+    o = parse_ok("push=http://127.0.0.1:4040,push_period=1h,service=auto");
+    CU_ASSERT_EQUAL(o.push_period_ms, 3600000);
+    CU_ASSERT_STRING_EQUAL(o.service, "");
+}
+
+static void test_reject_push_options(void) {
+    char err[1024];
+    hs_options o;
+    static const char *const bad[][2] = {
+        {"push=ftp://h", "bad option 'push=ftp://h': unknown scheme (http:// or https:// only); accepted: "},
+        {"push=localhost:4040", "bad option 'push=localhost:4040': not a URL"},
+        {"push=http://u:p@h", "bad option 'push=http://u:p@h': credentials in the URL"},
+        {"push=http://h,push_period=500ms", "bad option 'push_period=500ms': too short; accepted: "},
+        {"push=http://h,push_period=2h", "bad option 'push_period=2h': too long"},
+        {"push=http://h,push_labels=1x=y", "bad option 'push_labels=1x=y': a label name is not"},
+        {"push=http://h,push_labels=env", "bad option 'push_labels=env': a label is not k=v"},
+        {"push=http://h,service=a{b}", "bad option 'service=a{b}': printable ASCII"},
+        {"push=http://h,push_auth=token123", "bad option 'push_auth=token123': not @FILE"},
+        {"push_labels=env=x", "bad option 'push_labels': needs push=; accepted: "},
+        {"push_auth=@/f", "bad option 'push_auth': needs push=; accepted: "},
+        {"push_tenant=acme", "bad option 'push_tenant': needs push=; accepted: "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hs_options_defaults(&o);
+        CU_ASSERT_EQUAL(hs_options_parse(bad[i][0], &o, err, sizeof err), -1);
+        if (strncmp(err, bad[i][1], strlen(bad[i][1])) != 0)
+            fprintf(stderr, "\n%s -> %s\n", bad[i][0], err);
+        CU_ASSERT_EQUAL(strncmp(err, bad[i][1], strlen(bad[i][1])), 0);
+    }
+}
+
 static void test_reject_http_options(void) {
     expect_rejection("http=65536", "bad option 'http=65536': too large; accepted: " HTTP_ACCEPTED);
     expect_rejection("http=web", "bad option 'http=web': not a port number; accepted: "
@@ -756,6 +814,8 @@ void register_tests(void) {
     static CU_TestInfo defaults[] = {
         {"defaults", test_defaults},
         {"http options", test_http_options},
+        {"push options", test_push_options},
+        {"reject push options", test_reject_push_options},
         {"reject http options", test_reject_http_options},
         {"NULL and empty text keep defaults", test_null_and_empty_text_keep_defaults},
         {"parse applies over existing options", test_parse_applies_over_existing_options},

@@ -12,6 +12,7 @@
 #include "dumps.h"
 #include "file_output.h"
 #include "http_export.h"
+#include "push_export.h"
 #include "live_tracker.h"
 #include "log.h"
 #include "profile_output.h"
@@ -88,6 +89,8 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
     out.need += hs_dumps_status(agent, room ? out.buf + out.need : NULL, room);
     room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_http_export_status(room ? out.buf + out.need : NULL, room);
+    room = out.need < out.cap ? out.cap - out.need : 0;
+    out.need += hs_push_export_status(room ? out.buf + out.need : NULL, room);
     return out.need;
 }
 

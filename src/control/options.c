@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pyroscope_ingest.h"
 #include "text.h"
 
 /* SetHeapSamplingInterval takes a jint. */
@@ -648,6 +649,105 @@ static const char *show_http_token(const hs_options *opts, char *scratch, size_t
     return opts->http_token_file[0] ? opts->http_token_file : "none";
 }
 
+/* ---- Push to Pyroscope: push=, push_period=, service=, push_labels=, push_tenant=,
+ * push_auth= (the values' rules are the wire format's: pyroscope_ingest.h) ---------- */
+
+#define PUSH_PERIOD_MIN_MS 1000
+#define PUSH_PERIOD_MAX_MS (3600 * 1000) /* the ingester refuses windows older than ~1 h */
+
+/* A text option: "none" (or "auto" for service=) clears it, else check() must accept it. */
+static int parse_text(const char *value, const char *unset, char *field, size_t size,
+                      int (*check)(const char *, char *, size_t), char *why, size_t whylen) {
+    if (strcmp(value, unset) == 0) {
+        field[0] = '\0';
+        return 0;
+    }
+    if (strlen(value) >= size) {
+        snprintf(why, whylen, "too long");
+        return -1;
+    }
+    if (check && check(value, why, whylen) != 0) return -1;
+    snprintf(field, size, "%s", value);
+    return 0;
+}
+
+static int parse_push(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_text(value, "off", opts->push_url, sizeof opts->push_url,
+                      hs_pyroscope_check_url, why, whylen);
+}
+
+static const char *show_push(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch, (void)len;
+    return opts->push_url[0] ? opts->push_url : "off";
+}
+
+static int parse_push_period(const char *value, hs_options *opts, char *why, size_t whylen) {
+    int64_t ms = 0;
+    if (hs_parse_duration_ms(value, &ms) != 0) {
+        snprintf(why, whylen, "not a duration");
+        return -1;
+    }
+    if (ms < PUSH_PERIOD_MIN_MS || ms > PUSH_PERIOD_MAX_MS) {
+        snprintf(why, whylen, ms < PUSH_PERIOD_MIN_MS ? "too short" : "too long");
+        return -1;
+    }
+    opts->push_period_ms = ms;
+    return 0;
+}
+
+static const char *show_push_period(const hs_options *opts, char *scratch, size_t len) {
+    return show_duration(opts->push_period_ms, scratch, len);
+}
+
+static int parse_service(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_text(value, "auto", opts->service, sizeof opts->service,
+                      hs_pyroscope_check_service, why, whylen);
+}
+
+static const char *show_service(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch, (void)len;
+    return opts->service[0] ? opts->service : "auto";
+}
+
+static int parse_push_labels(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_text(value, "none", opts->push_labels, sizeof opts->push_labels,
+                      hs_pyroscope_check_labels, why, whylen);
+}
+
+static const char *show_push_labels(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch, (void)len;
+    return opts->push_labels[0] ? opts->push_labels : "none";
+}
+
+static int parse_push_tenant(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_text(value, "none", opts->push_tenant, sizeof opts->push_tenant,
+                      hs_pyroscope_check_tenant, why, whylen);
+}
+
+static const char *show_push_tenant(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch, (void)len;
+    return opts->push_tenant[0] ? opts->push_tenant : "none";
+}
+
+/* "@FILE" (the credentials themselves would show in the process list and the logs). */
+static int check_at_file(const char *value, char *why, size_t whylen) {
+    if (value[0] == '@' && value[1] != '\0') return 0;
+    snprintf(why, whylen, "not @FILE (the credentials themselves would show in the process "
+             "list and the logs)");
+    return -1;
+}
+
+static int parse_push_auth(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_text(value, "none", opts->push_auth_file, sizeof opts->push_auth_file,
+                      check_at_file, why, whylen);
+}
+
+/* "@FILE": the file's name, never its content. */
+static const char *show_push_auth(const hs_options *opts, char *scratch, size_t len) {
+    (void)scratch, (void)len;
+    return opts->push_auth_file[0] ? opts->push_auth_file : "none";
+}
+
 typedef struct {
     const char *name;
     const char *default_text; /* NULL: a flag, given without a value */
@@ -754,6 +854,25 @@ static const option_row option_table[] = {
     {"http_token", "none", "none, or @FILE: a file holding the bearer token",
      "clients of http= must send 'Authorization: Bearer <token>'", parse_http_token,
      show_http_token},
+    /* push to Grafana Pyroscope (push_export.h) */
+    {"push", "off", "off, or an http:// or https:// URL without credentials, query or commas",
+     "push a profile of every push_period= window to Grafana Pyroscope's ingest API "
+     "(POST URL/ingest; needs libcurl, Debian package libcurl4)", parse_push, show_push},
+    {"push_period", "15s", "a duration from 1s to 1h: digits with ms, s, m or h (1s, 15s, 1m)",
+     "the window each pushed profile covers (its allocation values are that window's)",
+     parse_push_period, show_push_period},
+    {"service", "auto", "auto (the main class or jar), or a name of printable ASCII without "
+     "spaces, {, }, =, \", ',' or ';'",
+     "the service name pushed profiles are stored under", parse_service, show_service},
+    {"push_labels", "none", "none, or k=v;k=v with Prometheus label names "
+     "([a-zA-Z_][a-zA-Z0-9_]*, not __*) and values without spaces, {, }, =, ',' or \"",
+     "static labels of every pushed profile's series", parse_push_labels, show_push_labels},
+    {"push_tenant", "none", "none, or printable ASCII without spaces",
+     "the tenant of a multi-tenant server (header X-Scope-OrgID)", parse_push_tenant,
+     show_push_tenant},
+    {"push_auth", "none", "none, or @FILE: a file holding user:token (basic) or a token "
+     "(bearer)", "credentials of push=, never logged or shown", parse_push_auth,
+     show_push_auth},
 };
 
 #define OPTION_COUNT COUNT_OF(option_table)
@@ -852,6 +971,13 @@ static int check_combination(const hs_options *opts, char *err, size_t errlen) {
     if (opts->http_token_file[0] && !opts->http) /* a token guards the endpoint */
         return reject("http_token", 10, "needs http=", find_option("http_token", 10)->accepted,
                       err, errlen);
+    static const char *const push_options[] = {"push_labels", "push_tenant", "push_auth"};
+    const char *const push_values[] = {opts->push_labels, opts->push_tenant, opts->push_auth_file};
+    for (size_t i = 0; i < COUNT_OF(push_options) && !opts->push_url[0]; i++)
+        if (push_values[i][0]) /* they describe what push= sends */
+            return reject(push_options[i], strlen(push_options[i]), "needs push=",
+                          find_option(push_options[i], strlen(push_options[i]))->accepted,
+                          err, errlen);
     if (opts->oom_paths && !opts->live) /* paths are sought for tracked objects */
         return reject("oom_paths=true", 14, "needs live=true",
                       find_option("oom_paths", 9)->accepted, err, errlen);

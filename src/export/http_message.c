@@ -3,6 +3,8 @@
 #include "http_message.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <strings.h>
 
@@ -222,4 +224,16 @@ size_t hs_http_format_head(int status, const char *content_type, size_t content_
                      status, hs_http_reason(status), content_type, content_length,
                      extra ? extra : "");
     return n > 0 ? (size_t)n : 0;
+}
+
+int64_t hs_http_retry_after_ms(const char *value, int64_t now_unix) {
+    while (*value == ' ') value++;
+    size_t digits = strspn(value, "0123456789");
+    if (digits > 0 && digits <= 9 && value[digits + strspn(value + digits, " \r\n")] == '\0')
+        return strtoll(value, NULL, 10) * 1000;
+    struct tm tm = {0};
+    const char *end = strptime(value, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    if (!end) return -1;
+    int64_t at = (int64_t)timegm(&tm);
+    return at > now_unix ? (at - now_unix) * 1000 : 0;
 }

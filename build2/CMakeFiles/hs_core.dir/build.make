@@ -242,10 +242,24 @@ CMakeFiles/hs_core.dir/src/control/options.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/control/options.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/control/options.c -o CMakeFiles/hs_core.dir/src/control/options.c.s
 
+CMakeFiles/hs_core.dir/src/control/push_export.c.o: CMakeFiles/hs_core.dir/flags.make
+CMakeFiles/hs_core.dir/src/control/push_export.c.o: /work/wt/integ/src/control/push_export.c
+CMakeFiles/hs_core.dir/src/control/push_export.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/hs_core.dir/src/control/push_export.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/control/push_export.c.o -MF CMakeFiles/hs_core.dir/src/control/push_export.c.o.d -o CMakeFiles/hs_core.dir/src/control/push_export.c.o -c /work/wt/integ/src/control/push_export.c
+
+CMakeFiles/hs_core.dir/src/control/push_export.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/hs_core.dir/src/control/push_export.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/integ/src/control/push_export.c > CMakeFiles/hs_core.dir/src/control/push_export.c.i
+
+CMakeFiles/hs_core.dir/src/control/push_export.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/control/push_export.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/control/push_export.c -o CMakeFiles/hs_core.dir/src/control/push_export.c.s
+
 CMakeFiles/hs_core.dir/src/control/report_facts.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/control/report_facts.c.o: /work/wt/integ/src/control/report_facts.c
 CMakeFiles/hs_core.dir/src/control/report_facts.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/hs_core.dir/src/control/report_facts.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/hs_core.dir/src/control/report_facts.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/control/report_facts.c.o -MF CMakeFiles/hs_core.dir/src/control/report_facts.c.o.d -o CMakeFiles/hs_core.dir/src/control/report_facts.c.o -c /work/wt/integ/src/control/report_facts.c
 
 CMakeFiles/hs_core.dir/src/control/report_facts.c.i: cmake_force
@@ -259,7 +273,7 @@ CMakeFiles/hs_core.dir/src/control/report_facts.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/control/sampling.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/control/sampling.c.o: /work/wt/integ/src/control/sampling.c
 CMakeFiles/hs_core.dir/src/control/sampling.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/hs_core.dir/src/control/sampling.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/hs_core.dir/src/control/sampling.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/control/sampling.c.o -MF CMakeFiles/hs_core.dir/src/control/sampling.c.o.d -o CMakeFiles/hs_core.dir/src/control/sampling.c.o -c /work/wt/integ/src/control/sampling.c
 
 CMakeFiles/hs_core.dir/src/control/sampling.c.i: cmake_force
@@ -273,7 +287,7 @@ CMakeFiles/hs_core.dir/src/control/sampling.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/export/http_message.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/export/http_message.c.o: /work/wt/integ/src/export/http_message.c
 CMakeFiles/hs_core.dir/src/export/http_message.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/hs_core.dir/src/export/http_message.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/hs_core.dir/src/export/http_message.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/http_message.c.o -MF CMakeFiles/hs_core.dir/src/export/http_message.c.o.d -o CMakeFiles/hs_core.dir/src/export/http_message.c.o -c /work/wt/integ/src/export/http_message.c
 
 CMakeFiles/hs_core.dir/src/export/http_message.c.i: cmake_force
@@ -287,7 +301,7 @@ CMakeFiles/hs_core.dir/src/export/http_message.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/export/http_server.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/export/http_server.c.o: /work/wt/integ/src/export/http_server.c
 CMakeFiles/hs_core.dir/src/export/http_server.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/hs_core.dir/src/export/http_server.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/hs_core.dir/src/export/http_server.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/http_server.c.o -MF CMakeFiles/hs_core.dir/src/export/http_server.c.o.d -o CMakeFiles/hs_core.dir/src/export/http_server.c.o -c /work/wt/integ/src/export/http_server.c
 
 CMakeFiles/hs_core.dir/src/export/http_server.c.i: cmake_force
@@ -298,10 +312,24 @@ CMakeFiles/hs_core.dir/src/export/http_server.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/http_server.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/http_server.c -o CMakeFiles/hs_core.dir/src/export/http_server.c.s
 
+CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o: CMakeFiles/hs_core.dir/flags.make
+CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o: /work/wt/integ/src/export/ingest_shape.c
+CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o -MF CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o.d -o CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o -c /work/wt/integ/src/export/ingest_shape.c
+
+CMakeFiles/hs_core.dir/src/export/ingest_shape.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/hs_core.dir/src/export/ingest_shape.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/integ/src/export/ingest_shape.c > CMakeFiles/hs_core.dir/src/export/ingest_shape.c.i
+
+CMakeFiles/hs_core.dir/src/export/ingest_shape.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/ingest_shape.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/ingest_shape.c -o CMakeFiles/hs_core.dir/src/export/ingest_shape.c.s
+
 CMakeFiles/hs_core.dir/src/export/pprof_query.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/export/pprof_query.c.o: /work/wt/integ/src/export/pprof_query.c
 CMakeFiles/hs_core.dir/src/export/pprof_query.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/hs_core.dir/src/export/pprof_query.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/hs_core.dir/src/export/pprof_query.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/pprof_query.c.o -MF CMakeFiles/hs_core.dir/src/export/pprof_query.c.o.d -o CMakeFiles/hs_core.dir/src/export/pprof_query.c.o -c /work/wt/integ/src/export/pprof_query.c
 
 CMakeFiles/hs_core.dir/src/export/pprof_query.c.i: cmake_force
@@ -315,7 +343,7 @@ CMakeFiles/hs_core.dir/src/export/pprof_query.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o: /work/wt/integ/src/export/pprof_routes.c
 CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Building C object CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o -MF CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o.d -o CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o -c /work/wt/integ/src/export/pprof_routes.c
 
 CMakeFiles/hs_core.dir/src/export/pprof_routes.c.i: cmake_force
@@ -326,10 +354,52 @@ CMakeFiles/hs_core.dir/src/export/pprof_routes.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/pprof_routes.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/pprof_routes.c -o CMakeFiles/hs_core.dir/src/export/pprof_routes.c.s
 
+CMakeFiles/hs_core.dir/src/export/push_sink.c.o: CMakeFiles/hs_core.dir/flags.make
+CMakeFiles/hs_core.dir/src/export/push_sink.c.o: /work/wt/integ/src/export/push_sink.c
+CMakeFiles/hs_core.dir/src/export/push_sink.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_22) "Building C object CMakeFiles/hs_core.dir/src/export/push_sink.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/push_sink.c.o -MF CMakeFiles/hs_core.dir/src/export/push_sink.c.o.d -o CMakeFiles/hs_core.dir/src/export/push_sink.c.o -c /work/wt/integ/src/export/push_sink.c
+
+CMakeFiles/hs_core.dir/src/export/push_sink.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/hs_core.dir/src/export/push_sink.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/integ/src/export/push_sink.c > CMakeFiles/hs_core.dir/src/export/push_sink.c.i
+
+CMakeFiles/hs_core.dir/src/export/push_sink.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/push_sink.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/push_sink.c -o CMakeFiles/hs_core.dir/src/export/push_sink.c.s
+
+CMakeFiles/hs_core.dir/src/export/push_transport.c.o: CMakeFiles/hs_core.dir/flags.make
+CMakeFiles/hs_core.dir/src/export/push_transport.c.o: /work/wt/integ/src/export/push_transport.c
+CMakeFiles/hs_core.dir/src/export/push_transport.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_23) "Building C object CMakeFiles/hs_core.dir/src/export/push_transport.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/push_transport.c.o -MF CMakeFiles/hs_core.dir/src/export/push_transport.c.o.d -o CMakeFiles/hs_core.dir/src/export/push_transport.c.o -c /work/wt/integ/src/export/push_transport.c
+
+CMakeFiles/hs_core.dir/src/export/push_transport.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/hs_core.dir/src/export/push_transport.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/integ/src/export/push_transport.c > CMakeFiles/hs_core.dir/src/export/push_transport.c.i
+
+CMakeFiles/hs_core.dir/src/export/push_transport.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/push_transport.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/push_transport.c -o CMakeFiles/hs_core.dir/src/export/push_transport.c.s
+
+CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o: CMakeFiles/hs_core.dir/flags.make
+CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o: /work/wt/integ/src/export/pyroscope_ingest.c
+CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_24) "Building C object CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o -MF CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o.d -o CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o -c /work/wt/integ/src/export/pyroscope_ingest.c
+
+CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/integ/src/export/pyroscope_ingest.c > CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.i
+
+CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/integ/src/export/pyroscope_ingest.c -o CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.s
+
 CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o: /work/wt/integ/src/heap/g1_regions.c
 CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_25) "Building C object CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o -MF CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o.d -o CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o -c /work/wt/integ/src/heap/g1_regions.c
 
 CMakeFiles/hs_core.dir/src/heap/g1_regions.c.i: cmake_force
@@ -343,7 +413,7 @@ CMakeFiles/hs_core.dir/src/heap/g1_regions.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o: /work/wt/integ/src/heap/gc_counters.c
 CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Building C object CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_26) "Building C object CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o -MF CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o.d -o CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o -c /work/wt/integ/src/heap/gc_counters.c
 
 CMakeFiles/hs_core.dir/src/heap/gc_counters.c.i: cmake_force
@@ -357,7 +427,7 @@ CMakeFiles/hs_core.dir/src/heap/gc_counters.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o: /work/wt/integ/src/heap/gc_identify.c
 CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_22) "Building C object CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_27) "Building C object CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o -MF CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o.d -o CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o -c /work/wt/integ/src/heap/gc_identify.c
 
 CMakeFiles/hs_core.dir/src/heap/gc_identify.c.i: cmake_force
@@ -371,7 +441,7 @@ CMakeFiles/hs_core.dir/src/heap/gc_identify.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o: /work/wt/integ/src/heap/heap_gcinfo.c
 CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_23) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_28) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o -MF CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o.d -o CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.o -c /work/wt/integ/src/heap/heap_gcinfo.c
 
 CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.i: cmake_force
@@ -385,7 +455,7 @@ CMakeFiles/hs_core.dir/src/heap/heap_gcinfo.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o: /work/wt/integ/src/heap/heap_usage.c
 CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_24) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_29) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o -MF CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o.d -o CMakeFiles/hs_core.dir/src/heap/heap_usage.c.o -c /work/wt/integ/src/heap/heap_usage.c
 
 CMakeFiles/hs_core.dir/src/heap/heap_usage.c.i: cmake_force
@@ -399,7 +469,7 @@ CMakeFiles/hs_core.dir/src/heap/heap_usage.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o: /work/wt/integ/src/heap/heap_vmstructs.c
 CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_25) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_30) "Building C object CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o -MF CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o.d -o CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.o -c /work/wt/integ/src/heap/heap_vmstructs.c
 
 CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.i: cmake_force
@@ -413,7 +483,7 @@ CMakeFiles/hs_core.dir/src/heap/heap_vmstructs.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o: /work/wt/integ/src/heap/hotspot_tables.c
 CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_26) "Building C object CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_31) "Building C object CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o -MF CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o.d -o CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.o -c /work/wt/integ/src/heap/hotspot_tables.c
 
 CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.i: cmake_force
@@ -427,7 +497,7 @@ CMakeFiles/hs_core.dir/src/heap/hotspot_tables.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/jni_util.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/jni_util.c.o: /work/wt/integ/src/heap/jni_util.c
 CMakeFiles/hs_core.dir/src/heap/jni_util.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_27) "Building C object CMakeFiles/hs_core.dir/src/heap/jni_util.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_32) "Building C object CMakeFiles/hs_core.dir/src/heap/jni_util.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/jni_util.c.o -MF CMakeFiles/hs_core.dir/src/heap/jni_util.c.o.d -o CMakeFiles/hs_core.dir/src/heap/jni_util.c.o -c /work/wt/integ/src/heap/jni_util.c
 
 CMakeFiles/hs_core.dir/src/heap/jni_util.c.i: cmake_force
@@ -441,7 +511,7 @@ CMakeFiles/hs_core.dir/src/heap/jni_util.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o: /work/wt/integ/src/heap/vmstructs.c
 CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_28) "Building C object CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_33) "Building C object CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o -MF CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o.d -o CMakeFiles/hs_core.dir/src/heap/vmstructs.c.o -c /work/wt/integ/src/heap/vmstructs.c
 
 CMakeFiles/hs_core.dir/src/heap/vmstructs.c.i: cmake_force
@@ -455,7 +525,7 @@ CMakeFiles/hs_core.dir/src/heap/vmstructs.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/growth.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/growth.c.o: /work/wt/integ/src/live/growth.c
 CMakeFiles/hs_core.dir/src/live/growth.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_29) "Building C object CMakeFiles/hs_core.dir/src/live/growth.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_34) "Building C object CMakeFiles/hs_core.dir/src/live/growth.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/growth.c.o -MF CMakeFiles/hs_core.dir/src/live/growth.c.o.d -o CMakeFiles/hs_core.dir/src/live/growth.c.o -c /work/wt/integ/src/live/growth.c
 
 CMakeFiles/hs_core.dir/src/live/growth.c.i: cmake_force
@@ -469,7 +539,7 @@ CMakeFiles/hs_core.dir/src/live/growth.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/humongous.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/humongous.c.o: /work/wt/integ/src/live/humongous.c
 CMakeFiles/hs_core.dir/src/live/humongous.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_30) "Building C object CMakeFiles/hs_core.dir/src/live/humongous.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_35) "Building C object CMakeFiles/hs_core.dir/src/live/humongous.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/humongous.c.o -MF CMakeFiles/hs_core.dir/src/live/humongous.c.o.d -o CMakeFiles/hs_core.dir/src/live/humongous.c.o -c /work/wt/integ/src/live/humongous.c
 
 CMakeFiles/hs_core.dir/src/live/humongous.c.i: cmake_force
@@ -483,7 +553,7 @@ CMakeFiles/hs_core.dir/src/live/humongous.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/live_age.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/live_age.c.o: /work/wt/integ/src/live/live_age.c
 CMakeFiles/hs_core.dir/src/live/live_age.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_31) "Building C object CMakeFiles/hs_core.dir/src/live/live_age.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_36) "Building C object CMakeFiles/hs_core.dir/src/live/live_age.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/live_age.c.o -MF CMakeFiles/hs_core.dir/src/live/live_age.c.o.d -o CMakeFiles/hs_core.dir/src/live/live_age.c.o -c /work/wt/integ/src/live/live_age.c
 
 CMakeFiles/hs_core.dir/src/live/live_age.c.i: cmake_force
@@ -497,7 +567,7 @@ CMakeFiles/hs_core.dir/src/live/live_age.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/live_scale.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/live_scale.c.o: /work/wt/integ/src/live/live_scale.c
 CMakeFiles/hs_core.dir/src/live/live_scale.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_32) "Building C object CMakeFiles/hs_core.dir/src/live/live_scale.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_37) "Building C object CMakeFiles/hs_core.dir/src/live/live_scale.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/live_scale.c.o -MF CMakeFiles/hs_core.dir/src/live/live_scale.c.o.d -o CMakeFiles/hs_core.dir/src/live/live_scale.c.o -c /work/wt/integ/src/live/live_scale.c
 
 CMakeFiles/hs_core.dir/src/live/live_scale.c.i: cmake_force
@@ -511,7 +581,7 @@ CMakeFiles/hs_core.dir/src/live/live_scale.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/live_table.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/live_table.c.o: /work/wt/integ/src/live/live_table.c
 CMakeFiles/hs_core.dir/src/live/live_table.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_33) "Building C object CMakeFiles/hs_core.dir/src/live/live_table.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_38) "Building C object CMakeFiles/hs_core.dir/src/live/live_table.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/live_table.c.o -MF CMakeFiles/hs_core.dir/src/live/live_table.c.o.d -o CMakeFiles/hs_core.dir/src/live/live_table.c.o -c /work/wt/integ/src/live/live_table.c
 
 CMakeFiles/hs_core.dir/src/live/live_table.c.i: cmake_force
@@ -525,7 +595,7 @@ CMakeFiles/hs_core.dir/src/live/live_table.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/live_tracker.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/live_tracker.c.o: /work/wt/integ/src/live/live_tracker.c
 CMakeFiles/hs_core.dir/src/live/live_tracker.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_34) "Building C object CMakeFiles/hs_core.dir/src/live/live_tracker.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_39) "Building C object CMakeFiles/hs_core.dir/src/live/live_tracker.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/live_tracker.c.o -MF CMakeFiles/hs_core.dir/src/live/live_tracker.c.o.d -o CMakeFiles/hs_core.dir/src/live/live_tracker.c.o -c /work/wt/integ/src/live/live_tracker.c
 
 CMakeFiles/hs_core.dir/src/live/live_tracker.c.i: cmake_force
@@ -539,7 +609,7 @@ CMakeFiles/hs_core.dir/src/live/live_tracker.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/liveness.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/liveness.c.o: /work/wt/integ/src/live/liveness.c
 CMakeFiles/hs_core.dir/src/live/liveness.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_35) "Building C object CMakeFiles/hs_core.dir/src/live/liveness.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_40) "Building C object CMakeFiles/hs_core.dir/src/live/liveness.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/liveness.c.o -MF CMakeFiles/hs_core.dir/src/live/liveness.c.o.d -o CMakeFiles/hs_core.dir/src/live/liveness.c.o -c /work/wt/integ/src/live/liveness.c
 
 CMakeFiles/hs_core.dir/src/live/liveness.c.i: cmake_force
@@ -553,7 +623,7 @@ CMakeFiles/hs_core.dir/src/live/liveness.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/retention.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/retention.c.o: /work/wt/integ/src/live/retention.c
 CMakeFiles/hs_core.dir/src/live/retention.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_36) "Building C object CMakeFiles/hs_core.dir/src/live/retention.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_41) "Building C object CMakeFiles/hs_core.dir/src/live/retention.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/retention.c.o -MF CMakeFiles/hs_core.dir/src/live/retention.c.o.d -o CMakeFiles/hs_core.dir/src/live/retention.c.o -c /work/wt/integ/src/live/retention.c
 
 CMakeFiles/hs_core.dir/src/live/retention.c.i: cmake_force
@@ -567,7 +637,7 @@ CMakeFiles/hs_core.dir/src/live/retention.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/retention_plan.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/retention_plan.c.o: /work/wt/integ/src/live/retention_plan.c
 CMakeFiles/hs_core.dir/src/live/retention_plan.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_37) "Building C object CMakeFiles/hs_core.dir/src/live/retention_plan.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_42) "Building C object CMakeFiles/hs_core.dir/src/live/retention_plan.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/retention_plan.c.o -MF CMakeFiles/hs_core.dir/src/live/retention_plan.c.o.d -o CMakeFiles/hs_core.dir/src/live/retention_plan.c.o -c /work/wt/integ/src/live/retention_plan.c
 
 CMakeFiles/hs_core.dir/src/live/retention_plan.c.i: cmake_force
@@ -581,7 +651,7 @@ CMakeFiles/hs_core.dir/src/live/retention_plan.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/live/suspects.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/live/suspects.c.o: /work/wt/integ/src/live/suspects.c
 CMakeFiles/hs_core.dir/src/live/suspects.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_38) "Building C object CMakeFiles/hs_core.dir/src/live/suspects.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_43) "Building C object CMakeFiles/hs_core.dir/src/live/suspects.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/live/suspects.c.o -MF CMakeFiles/hs_core.dir/src/live/suspects.c.o.d -o CMakeFiles/hs_core.dir/src/live/suspects.c.o -c /work/wt/integ/src/live/suspects.c
 
 CMakeFiles/hs_core.dir/src/live/suspects.c.i: cmake_force
@@ -595,7 +665,7 @@ CMakeFiles/hs_core.dir/src/live/suspects.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/collapsed.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/collapsed.c.o: /work/wt/integ/src/output/collapsed.c
 CMakeFiles/hs_core.dir/src/output/collapsed.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_39) "Building C object CMakeFiles/hs_core.dir/src/output/collapsed.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_44) "Building C object CMakeFiles/hs_core.dir/src/output/collapsed.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/collapsed.c.o -MF CMakeFiles/hs_core.dir/src/output/collapsed.c.o.d -o CMakeFiles/hs_core.dir/src/output/collapsed.c.o -c /work/wt/integ/src/output/collapsed.c
 
 CMakeFiles/hs_core.dir/src/output/collapsed.c.i: cmake_force
@@ -609,7 +679,7 @@ CMakeFiles/hs_core.dir/src/output/collapsed.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/file_output.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/file_output.c.o: /work/wt/integ/src/output/file_output.c
 CMakeFiles/hs_core.dir/src/output/file_output.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_40) "Building C object CMakeFiles/hs_core.dir/src/output/file_output.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_45) "Building C object CMakeFiles/hs_core.dir/src/output/file_output.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/file_output.c.o -MF CMakeFiles/hs_core.dir/src/output/file_output.c.o.d -o CMakeFiles/hs_core.dir/src/output/file_output.c.o -c /work/wt/integ/src/output/file_output.c
 
 CMakeFiles/hs_core.dir/src/output/file_output.c.i: cmake_force
@@ -623,7 +693,7 @@ CMakeFiles/hs_core.dir/src/output/file_output.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/flame_tree.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/flame_tree.c.o: /work/wt/integ/src/output/flame_tree.c
 CMakeFiles/hs_core.dir/src/output/flame_tree.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_41) "Building C object CMakeFiles/hs_core.dir/src/output/flame_tree.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_46) "Building C object CMakeFiles/hs_core.dir/src/output/flame_tree.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/flame_tree.c.o -MF CMakeFiles/hs_core.dir/src/output/flame_tree.c.o.d -o CMakeFiles/hs_core.dir/src/output/flame_tree.c.o -c /work/wt/integ/src/output/flame_tree.c
 
 CMakeFiles/hs_core.dir/src/output/flame_tree.c.i: cmake_force
@@ -637,7 +707,7 @@ CMakeFiles/hs_core.dir/src/output/flame_tree.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/html.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/html.c.o: /work/wt/integ/src/output/html.c
 CMakeFiles/hs_core.dir/src/output/html.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_42) "Building C object CMakeFiles/hs_core.dir/src/output/html.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_47) "Building C object CMakeFiles/hs_core.dir/src/output/html.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/html.c.o -MF CMakeFiles/hs_core.dir/src/output/html.c.o.d -o CMakeFiles/hs_core.dir/src/output/html.c.o -c /work/wt/integ/src/output/html.c
 
 CMakeFiles/hs_core.dir/src/output/html.c.i: cmake_force
@@ -651,7 +721,7 @@ CMakeFiles/hs_core.dir/src/output/html.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/pprof.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/pprof.c.o: /work/wt/integ/src/output/pprof.c
 CMakeFiles/hs_core.dir/src/output/pprof.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_43) "Building C object CMakeFiles/hs_core.dir/src/output/pprof.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_48) "Building C object CMakeFiles/hs_core.dir/src/output/pprof.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/pprof.c.o -MF CMakeFiles/hs_core.dir/src/output/pprof.c.o.d -o CMakeFiles/hs_core.dir/src/output/pprof.c.o -c /work/wt/integ/src/output/pprof.c
 
 CMakeFiles/hs_core.dir/src/output/pprof.c.i: cmake_force
@@ -665,7 +735,7 @@ CMakeFiles/hs_core.dir/src/output/pprof.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/profile.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/profile.c.o: /work/wt/integ/src/output/profile.c
 CMakeFiles/hs_core.dir/src/output/profile.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_44) "Building C object CMakeFiles/hs_core.dir/src/output/profile.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_49) "Building C object CMakeFiles/hs_core.dir/src/output/profile.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/profile.c.o -MF CMakeFiles/hs_core.dir/src/output/profile.c.o.d -o CMakeFiles/hs_core.dir/src/output/profile.c.o -c /work/wt/integ/src/output/profile.c
 
 CMakeFiles/hs_core.dir/src/output/profile.c.i: cmake_force
@@ -679,7 +749,7 @@ CMakeFiles/hs_core.dir/src/output/profile.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/profile_output.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/profile_output.c.o: /work/wt/integ/src/output/profile_output.c
 CMakeFiles/hs_core.dir/src/output/profile_output.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_45) "Building C object CMakeFiles/hs_core.dir/src/output/profile_output.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_50) "Building C object CMakeFiles/hs_core.dir/src/output/profile_output.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/profile_output.c.o -MF CMakeFiles/hs_core.dir/src/output/profile_output.c.o.d -o CMakeFiles/hs_core.dir/src/output/profile_output.c.o -c /work/wt/integ/src/output/profile_output.c
 
 CMakeFiles/hs_core.dir/src/output/profile_output.c.i: cmake_force
@@ -693,7 +763,7 @@ CMakeFiles/hs_core.dir/src/output/profile_output.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/reply.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/reply.c.o: /work/wt/integ/src/output/reply.c
 CMakeFiles/hs_core.dir/src/output/reply.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_46) "Building C object CMakeFiles/hs_core.dir/src/output/reply.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_51) "Building C object CMakeFiles/hs_core.dir/src/output/reply.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/reply.c.o -MF CMakeFiles/hs_core.dir/src/output/reply.c.o.d -o CMakeFiles/hs_core.dir/src/output/reply.c.o -c /work/wt/integ/src/output/reply.c
 
 CMakeFiles/hs_core.dir/src/output/reply.c.i: cmake_force
@@ -707,7 +777,7 @@ CMakeFiles/hs_core.dir/src/output/reply.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/report.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/report.c.o: /work/wt/integ/src/output/report.c
 CMakeFiles/hs_core.dir/src/output/report.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_47) "Building C object CMakeFiles/hs_core.dir/src/output/report.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_52) "Building C object CMakeFiles/hs_core.dir/src/output/report.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/report.c.o -MF CMakeFiles/hs_core.dir/src/output/report.c.o.d -o CMakeFiles/hs_core.dir/src/output/report.c.o -c /work/wt/integ/src/output/report.c
 
 CMakeFiles/hs_core.dir/src/output/report.c.i: cmake_force
@@ -721,7 +791,7 @@ CMakeFiles/hs_core.dir/src/output/report.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/snapshot.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/snapshot.c.o: /work/wt/integ/src/output/snapshot.c
 CMakeFiles/hs_core.dir/src/output/snapshot.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_48) "Building C object CMakeFiles/hs_core.dir/src/output/snapshot.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_53) "Building C object CMakeFiles/hs_core.dir/src/output/snapshot.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/snapshot.c.o -MF CMakeFiles/hs_core.dir/src/output/snapshot.c.o.d -o CMakeFiles/hs_core.dir/src/output/snapshot.c.o -c /work/wt/integ/src/output/snapshot.c
 
 CMakeFiles/hs_core.dir/src/output/snapshot.c.i: cmake_force
@@ -735,7 +805,7 @@ CMakeFiles/hs_core.dir/src/output/snapshot.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/text.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/text.c.o: /work/wt/integ/src/output/text.c
 CMakeFiles/hs_core.dir/src/output/text.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_49) "Building C object CMakeFiles/hs_core.dir/src/output/text.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_54) "Building C object CMakeFiles/hs_core.dir/src/output/text.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/text.c.o -MF CMakeFiles/hs_core.dir/src/output/text.c.o.d -o CMakeFiles/hs_core.dir/src/output/text.c.o -c /work/wt/integ/src/output/text.c
 
 CMakeFiles/hs_core.dir/src/output/text.c.i: cmake_force
@@ -749,7 +819,7 @@ CMakeFiles/hs_core.dir/src/output/text.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/output/utf8.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/output/utf8.c.o: /work/wt/integ/src/output/utf8.c
 CMakeFiles/hs_core.dir/src/output/utf8.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_50) "Building C object CMakeFiles/hs_core.dir/src/output/utf8.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_55) "Building C object CMakeFiles/hs_core.dir/src/output/utf8.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/output/utf8.c.o -MF CMakeFiles/hs_core.dir/src/output/utf8.c.o.d -o CMakeFiles/hs_core.dir/src/output/utf8.c.o -c /work/wt/integ/src/output/utf8.c
 
 CMakeFiles/hs_core.dir/src/output/utf8.c.i: cmake_force
@@ -763,7 +833,7 @@ CMakeFiles/hs_core.dir/src/output/utf8.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/arena.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/arena.c.o: /work/wt/integ/src/sampling/arena.c
 CMakeFiles/hs_core.dir/src/sampling/arena.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_51) "Building C object CMakeFiles/hs_core.dir/src/sampling/arena.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_56) "Building C object CMakeFiles/hs_core.dir/src/sampling/arena.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/arena.c.o -MF CMakeFiles/hs_core.dir/src/sampling/arena.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/arena.c.o -c /work/wt/integ/src/sampling/arena.c
 
 CMakeFiles/hs_core.dir/src/sampling/arena.c.i: cmake_force
@@ -777,7 +847,7 @@ CMakeFiles/hs_core.dir/src/sampling/arena.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o: /work/wt/integ/src/sampling/big_alloc.c
 CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_52) "Building C object CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_57) "Building C object CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o -MF CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.o -c /work/wt/integ/src/sampling/big_alloc.c
 
 CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.i: cmake_force
@@ -791,7 +861,7 @@ CMakeFiles/hs_core.dir/src/sampling/big_alloc.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o: /work/wt/integ/src/sampling/class_cache.c
 CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_53) "Building C object CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_58) "Building C object CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o -MF CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/class_cache.c.o -c /work/wt/integ/src/sampling/class_cache.c
 
 CMakeFiles/hs_core.dir/src/sampling/class_cache.c.i: cmake_force
@@ -805,7 +875,7 @@ CMakeFiles/hs_core.dir/src/sampling/class_cache.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/estimate.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/estimate.c.o: /work/wt/integ/src/sampling/estimate.c
 CMakeFiles/hs_core.dir/src/sampling/estimate.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_54) "Building C object CMakeFiles/hs_core.dir/src/sampling/estimate.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_59) "Building C object CMakeFiles/hs_core.dir/src/sampling/estimate.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/estimate.c.o -MF CMakeFiles/hs_core.dir/src/sampling/estimate.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/estimate.c.o -c /work/wt/integ/src/sampling/estimate.c
 
 CMakeFiles/hs_core.dir/src/sampling/estimate.c.i: cmake_force
@@ -819,7 +889,7 @@ CMakeFiles/hs_core.dir/src/sampling/estimate.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o: /work/wt/integ/src/sampling/interval_control.c
 CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_55) "Building C object CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_60) "Building C object CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o -MF CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/interval_control.c.o -c /work/wt/integ/src/sampling/interval_control.c
 
 CMakeFiles/hs_core.dir/src/sampling/interval_control.c.i: cmake_force
@@ -833,7 +903,7 @@ CMakeFiles/hs_core.dir/src/sampling/interval_control.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o: /work/wt/integ/src/sampling/jvm_names.c
 CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_56) "Building C object CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_61) "Building C object CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o -MF CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.o -c /work/wt/integ/src/sampling/jvm_names.c
 
 CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.i: cmake_force
@@ -847,7 +917,7 @@ CMakeFiles/hs_core.dir/src/sampling/jvm_names.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/overflow.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/overflow.c.o: /work/wt/integ/src/sampling/overflow.c
 CMakeFiles/hs_core.dir/src/sampling/overflow.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_57) "Building C object CMakeFiles/hs_core.dir/src/sampling/overflow.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_62) "Building C object CMakeFiles/hs_core.dir/src/sampling/overflow.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/overflow.c.o -MF CMakeFiles/hs_core.dir/src/sampling/overflow.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/overflow.c.o -c /work/wt/integ/src/sampling/overflow.c
 
 CMakeFiles/hs_core.dir/src/sampling/overflow.c.i: cmake_force
@@ -861,7 +931,7 @@ CMakeFiles/hs_core.dir/src/sampling/overflow.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o: /work/wt/integ/src/sampling/ptr_map.c
 CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_58) "Building C object CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_63) "Building C object CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o -MF CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.o -c /work/wt/integ/src/sampling/ptr_map.c
 
 CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.i: cmake_force
@@ -875,7 +945,7 @@ CMakeFiles/hs_core.dir/src/sampling/ptr_map.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o: /work/wt/integ/src/sampling/sample_table.c
 CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_59) "Building C object CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_64) "Building C object CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o -MF CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/sample_table.c.o -c /work/wt/integ/src/sampling/sample_table.c
 
 CMakeFiles/hs_core.dir/src/sampling/sample_table.c.i: cmake_force
@@ -889,7 +959,7 @@ CMakeFiles/hs_core.dir/src/sampling/sample_table.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/sampler.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/sampler.c.o: /work/wt/integ/src/sampling/sampler.c
 CMakeFiles/hs_core.dir/src/sampling/sampler.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_60) "Building C object CMakeFiles/hs_core.dir/src/sampling/sampler.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_65) "Building C object CMakeFiles/hs_core.dir/src/sampling/sampler.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/sampler.c.o -MF CMakeFiles/hs_core.dir/src/sampling/sampler.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/sampler.c.o -c /work/wt/integ/src/sampling/sampler.c
 
 CMakeFiles/hs_core.dir/src/sampling/sampler.c.i: cmake_force
@@ -903,7 +973,7 @@ CMakeFiles/hs_core.dir/src/sampling/sampler.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o: /work/wt/integ/src/sampling/sampler_bias.c
 CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_61) "Building C object CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_66) "Building C object CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o -MF CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.o -c /work/wt/integ/src/sampling/sampler_bias.c
 
 CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.i: cmake_force
@@ -917,7 +987,7 @@ CMakeFiles/hs_core.dir/src/sampling/sampler_bias.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o: /work/wt/integ/src/sampling/stack_store.c
 CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_62) "Building C object CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_67) "Building C object CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o -MF CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/stack_store.c.o -c /work/wt/integ/src/sampling/stack_store.c
 
 CMakeFiles/hs_core.dir/src/sampling/stack_store.c.i: cmake_force
@@ -931,7 +1001,7 @@ CMakeFiles/hs_core.dir/src/sampling/stack_store.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/survival.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/survival.c.o: /work/wt/integ/src/sampling/survival.c
 CMakeFiles/hs_core.dir/src/sampling/survival.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_63) "Building C object CMakeFiles/hs_core.dir/src/sampling/survival.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_68) "Building C object CMakeFiles/hs_core.dir/src/sampling/survival.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/survival.c.o -MF CMakeFiles/hs_core.dir/src/sampling/survival.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/survival.c.o -c /work/wt/integ/src/sampling/survival.c
 
 CMakeFiles/hs_core.dir/src/sampling/survival.c.i: cmake_force
@@ -945,7 +1015,7 @@ CMakeFiles/hs_core.dir/src/sampling/survival.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/symbols.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/symbols.c.o: /work/wt/integ/src/sampling/symbols.c
 CMakeFiles/hs_core.dir/src/sampling/symbols.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_64) "Building C object CMakeFiles/hs_core.dir/src/sampling/symbols.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_69) "Building C object CMakeFiles/hs_core.dir/src/sampling/symbols.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/symbols.c.o -MF CMakeFiles/hs_core.dir/src/sampling/symbols.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/symbols.c.o -c /work/wt/integ/src/sampling/symbols.c
 
 CMakeFiles/hs_core.dir/src/sampling/symbols.c.i: cmake_force
@@ -959,7 +1029,7 @@ CMakeFiles/hs_core.dir/src/sampling/symbols.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o: /work/wt/integ/src/sampling/thread_names.c
 CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_65) "Building C object CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_70) "Building C object CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o -MF CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/thread_names.c.o -c /work/wt/integ/src/sampling/thread_names.c
 
 CMakeFiles/hs_core.dir/src/sampling/thread_names.c.i: cmake_force
@@ -973,7 +1043,7 @@ CMakeFiles/hs_core.dir/src/sampling/thread_names.c.s: cmake_force
 CMakeFiles/hs_core.dir/src/sampling/throttle.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/src/sampling/throttle.c.o: /work/wt/integ/src/sampling/throttle.c
 CMakeFiles/hs_core.dir/src/sampling/throttle.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_66) "Building C object CMakeFiles/hs_core.dir/src/sampling/throttle.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_71) "Building C object CMakeFiles/hs_core.dir/src/sampling/throttle.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/src/sampling/throttle.c.o -MF CMakeFiles/hs_core.dir/src/sampling/throttle.c.o.d -o CMakeFiles/hs_core.dir/src/sampling/throttle.c.o -c /work/wt/integ/src/sampling/throttle.c
 
 CMakeFiles/hs_core.dir/src/sampling/throttle.c.i: cmake_force
@@ -987,7 +1057,7 @@ CMakeFiles/hs_core.dir/src/sampling/throttle.c.s: cmake_force
 CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o: CMakeFiles/hs_core.dir/flags.make
 CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o: generated/flamegraph_template.c
 CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o: CMakeFiles/hs_core.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_67) "Building C object CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/integ/build2/CMakeFiles --progress-num=$(CMAKE_PROGRESS_72) "Building C object CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o -MF CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o.d -o CMakeFiles/hs_core.dir/generated/flamegraph_template.c.o -c /work/wt/integ/build2/generated/flamegraph_template.c
 
 CMakeFiles/hs_core.dir/generated/flamegraph_template.c.i: cmake_force
@@ -1010,12 +1080,17 @@ hs_core: CMakeFiles/hs_core.dir/src/control/http_export.c.o
 hs_core: CMakeFiles/hs_core.dir/src/control/log.c.o
 hs_core: CMakeFiles/hs_core.dir/src/control/oom_episode.c.o
 hs_core: CMakeFiles/hs_core.dir/src/control/options.c.o
+hs_core: CMakeFiles/hs_core.dir/src/control/push_export.c.o
 hs_core: CMakeFiles/hs_core.dir/src/control/report_facts.c.o
 hs_core: CMakeFiles/hs_core.dir/src/control/sampling.c.o
 hs_core: CMakeFiles/hs_core.dir/src/export/http_message.c.o
 hs_core: CMakeFiles/hs_core.dir/src/export/http_server.c.o
+hs_core: CMakeFiles/hs_core.dir/src/export/ingest_shape.c.o
 hs_core: CMakeFiles/hs_core.dir/src/export/pprof_query.c.o
 hs_core: CMakeFiles/hs_core.dir/src/export/pprof_routes.c.o
+hs_core: CMakeFiles/hs_core.dir/src/export/push_sink.c.o
+hs_core: CMakeFiles/hs_core.dir/src/export/push_transport.c.o
+hs_core: CMakeFiles/hs_core.dir/src/export/pyroscope_ingest.c.o
 hs_core: CMakeFiles/hs_core.dir/src/heap/g1_regions.c.o
 hs_core: CMakeFiles/hs_core.dir/src/heap/gc_counters.c.o
 hs_core: CMakeFiles/hs_core.dir/src/heap/gc_identify.c.o

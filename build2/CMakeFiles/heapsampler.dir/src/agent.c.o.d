@@ -98,7 +98,8 @@ CMakeFiles/heapsampler.dir/src/agent.c.o: /work/wt/integ/src/agent.c \
  /work/wt/integ/include/faults.h /work/wt/integ/include/dumps.h \
  /work/wt/integ/include/profile_output.h \
  /work/wt/integ/include/file_output.h \
- /work/wt/integ/include/http_export.h /work/wt/integ/include/log.h \
+ /work/wt/integ/include/http_export.h \
+ /work/wt/integ/include/push_export.h /work/wt/integ/include/log.h \
  /work/wt/integ/include/wall_clock.h \
  /work/wt/integ/include/live_tracker.h \
  /work/wt/integ/include/profile_output.h /work/wt/integ/include/reply.h \

@@ -99,6 +99,7 @@ CMakeFiles/hs_core.dir/src/control/control.c.o: \
  /work/wt/integ/include/profile_output.h \
  /work/wt/integ/include/file_output.h \
  /work/wt/integ/include/http_export.h \
+ /work/wt/integ/include/push_export.h \
  /work/wt/integ/include/live_tracker.h /work/wt/integ/include/log.h \
  /work/wt/integ/include/profile_output.h /work/wt/integ/include/reply.h \
  /work/wt/integ/include/report.h /work/wt/integ/include/report_facts.h \

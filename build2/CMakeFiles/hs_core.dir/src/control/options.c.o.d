@@ -45,4 +45,5 @@ CMakeFiles/hs_core.dir/src/control/options.c.o: \
  /usr/include/x86_64-linux-gnu/bits/floatn.h \
  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
  /usr/include/x86_64-linux-gnu/bits/stdio.h /usr/include/string.h \
- /usr/include/strings.h /work/wt/integ/include/text.h
+ /usr/include/strings.h /work/wt/integ/include/pyroscope_ingest.h \
+ /work/wt/integ/include/text.h

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_ingest_shape.
+# This may be replaced when dependencies are built.
