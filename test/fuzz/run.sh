@@ -22,7 +22,7 @@ flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
        -D_GNU_SOURCE -I"$root/include")
 for name in options file_pattern; do
   "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/control/options.c" \
-      "$root/src/control/log.c" "$root/src/output/text.c"
+      "$root/src/control/log.c" "$root/src/output/text.c" "$root/src/export/pyroscope_ingest.c"
 done
 "$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$root/src/export/http_message.c"
 work="$(mktemp -d /tmp/heapsampler-fuzz.XXXXXX)"
