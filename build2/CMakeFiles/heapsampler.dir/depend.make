@@ -1,2 +1,0 @@
-# Empty dependencies file for heapsampler.
-# This may be replaced when dependencies are built.

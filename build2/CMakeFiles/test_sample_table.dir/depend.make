@@ -1,2 +1,0 @@
-# Empty dependencies file for test_sample_table.
-# This may be replaced when dependencies are built.
