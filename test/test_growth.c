@@ -416,6 +416,33 @@ static void test_steady_leak_into_a_large_site_found(void) {
     CU_ASSERT_TRUE(caches <= 1);
 }
 
+/* G1 may stop completing markings for minutes (its adaptive threshold rose above the old
+ * generation): the judged figure then stands still at the last marking while records go
+ * on. One GC a second, a marking every 10 GCs until GC 150 and none after; a leak of 2
+ * samples a GC (site 1) and a warm-up of 50 samples a GC over the first 40 GCs that then
+ * stays (site 2). At GC 300 the leak is still named: its growth is judged up to the last
+ * marking, the middle point taken between the horizon's first point and that marking (a
+ * middle taken halfway to now fell after it, where survivors not yet judged outweighed
+ * the judged figure, and the leak dropped out until the next marking). The warm-up is not
+ * named. */
+static void test_leak_still_named_while_markings_pause(void) {
+    hs_growth *g = hs_growth_create();
+    hs_growth_site s;
+    for (uint32_t e = 1; e <= 300; e++) {
+        uint32_t judged = e < 150 ? e / 10 * 10 : 150;
+        hs_growth_begin(g, e, judged, (int64_t)e * SECOND);
+        for (uint32_t i = 0; i < 2 * e; i++) hs_growth_add(g, 1, i / 2, 1.0);
+        for (uint32_t i = 0; i < 50 * (e < 40 ? e : 40); i++) hs_growth_add(g, 2, i / 50, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+        if (e == 150 || e == 300) CU_ASSERT_TRUE(hs_growth_suspect(g, bucket_info, NULL, 1, NULL));
+        if (e >= 100) CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 2, NULL));
+    }
+    CU_ASSERT_TRUE_FATAL(hs_growth_suspect(g, bucket_info, NULL, 1, &s));
+    CU_ASSERT_DOUBLE_EQUAL(s.last_bytes, 300 * SCALE * SIZE, 1e-6); /* born before GC 150 */
+    CU_ASSERT_EQUAL(s.horizon, HS_HORIZON_MARKINGS);
+    hs_growth_destroy(g);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"linear growth found, stable and tiny sites not", test_linear_growth_found_stable_and_tiny_not},
@@ -431,6 +458,7 @@ void register_tests(void) {
         {"a warm-up then steady is no finding", test_warm_up_then_steady_not_found},
         {"a site is judged over its stacks", test_site_judged_over_its_stacks},
         {"a steady leak into a large site is found", test_steady_leak_into_a_large_site_found},
+        {"a leak stays named while markings pause", test_leak_still_named_while_markings_pause},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("growth", tests);

@@ -48,8 +48,15 @@ typedef struct {
     double w_mid[HS_GROWTH_HORIZONS], w2_mid[HS_GROWTH_HORIZONS];
 } scratch_cell;
 
+/* Records' epochs and wall times, newest last: when the newest judged figure's boundary
+ * (judged_before) was crossed, i.e. up to when growth can be judged. */
+#define EPOCH_TIMES 64
+
 struct hs_growth {
     growth_ring horizon[HS_GROWTH_HORIZONS];
+    uint32_t seen_epoch[EPOCH_TIMES];
+    int64_t seen_nanos[EPOCH_TIMES];
+    uint32_t seen_next, seen_count;
     scratch_cell *scratch;
     uint32_t scratch_cap;
     uint32_t *touched;
@@ -89,19 +96,38 @@ static int64_t period_of(hs_growth_horizon h, int64_t nanos) {
 }
 
 /* The middle point of a ring whose points are the ring's [first, end) followed by a
- * newest one at time t: of the points between the ends, the one nearest the middle of
- * their time span (end - first >= 2). In time, not in GCs: the GCs that crowd in before
- * an OutOfMemoryError grow nothing, and by count they would make up the whole second
- * half. */
+ * newest one whose judged figure covers what was born before epoch `judged` (at time
+ * t_judged): of the points between the ends that survivors born before `judged` can be
+ * compared with (epoch <= judged), the one nearest the middle of [first, t_judged]; NULL
+ * when none (end - first >= 2). In time, not in GCs: the GCs that crowd in before an
+ * OutOfMemoryError grow nothing, and by count they would make up the whole second half.
+ * Up to t_judged, not now: after the last marking the judged figure stands still while
+ * time goes on (G1 may not start another for minutes), and a middle taken between the
+ * first point and now would soon fall after the marking, where the survivors it counts
+ * include what no marking has judged yet: a leak would drop out of the ranking until the
+ * next marking. */
 static const growth_point *middle_in_time(const growth_ring *r, uint32_t first, uint32_t end,
-                                          int64_t t) {
-    int64_t t0 = point_at(r, first)->time_nanos, middle = t0 + (t - t0) / 2;
-    const growth_point *best = point_at(r, first + 1);
-    for (uint32_t i = first + 2; i < end; i++) {
+                                          uint32_t judged, int64_t t_judged) {
+    int64_t t0 = point_at(r, first)->time_nanos, middle = t0 + (t_judged - t0) / 2;
+    const growth_point *best = NULL;
+    for (uint32_t i = first + 1; i < end; i++) {
         const growth_point *p = point_at(r, i);
-        if (llabs(p->time_nanos - middle) < llabs(best->time_nanos - middle)) best = p;
+        if (p->epoch > judged) break; /* epochs rise along the ring */
+        if (!best || llabs(p->time_nanos - middle) < llabs(best->time_nanos - middle)) best = p;
     }
     return best;
+}
+
+/* The wall time of epoch `judged` (the first record at or after it; `now` for the record
+ * being built), or of the oldest record remembered when it is older than all of them. */
+static int64_t time_of_epoch(const hs_growth *g, uint32_t judged, int64_t now) {
+    int64_t t = now;
+    for (uint32_t i = 0; i < g->seen_count; i++) {
+        uint32_t slot = (g->seen_next + EPOCH_TIMES - 1 - i) % EPOCH_TIMES; /* newest first */
+        if (g->seen_epoch[slot] < judged) break;
+        t = g->seen_nanos[slot];
+    }
+    return t;
 }
 
 /* Whether the record replaces ring h's newest point (same period: the same minute or
@@ -109,7 +135,7 @@ static const growth_point *middle_in_time(const growth_ring *r, uint32_t first, 
  * of the ring's first point (its pre sums' boundary) and of its middle point (its mid
  * sums' boundary; none below three points). */
 static void plan_ring(growth_ring *r, hs_growth_horizon h, uint32_t epoch, uint32_t judged_before,
-                      int64_t t) {
+                      int64_t t, int64_t t_judged) {
     const growth_point *newest = r->count > 0 ? point_at(r, r->count - 1) : NULL;
     r->replace = newest && (h == HS_HORIZON_MARKINGS ? newest->judged_before == judged_before
                             : PERIOD_SECONDS[h]      ? period_of(h, newest->time_nanos) == period_of(h, t)
@@ -119,8 +145,10 @@ static void plan_ring(growth_ring *r, hs_growth_horizon h, uint32_t epoch, uint3
     uint32_t end = r->replace ? r->count - 1 : r->count;
     /* no point stays: the record will be the first point itself */
     r->pre_before = end > first ? point_at(r, first)->epoch : epoch;
-    r->has_mid = end >= first + 2;
-    r->mid_before = r->has_mid ? middle_in_time(r, first, end, t)->epoch : 0;
+    const growth_point *mid =
+        end >= first + 2 ? middle_in_time(r, first, end, judged_before, t_judged) : NULL;
+    r->has_mid = mid != NULL;
+    r->mid_before = mid ? mid->epoch : 0;
 }
 
 void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64_t time_nanos) {
@@ -129,8 +157,14 @@ void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64
     g->time_nanos = time_nanos;
     g->failed = 0;
     g->ntouched = 0;
+    int64_t t_judged = time_of_epoch(g, g->judged_before, time_nanos);
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
-        plan_ring(&g->horizon[h], (hs_growth_horizon)h, epoch, g->judged_before, time_nanos);
+        plan_ring(&g->horizon[h], (hs_growth_horizon)h, epoch, g->judged_before, time_nanos,
+                  t_judged);
+    g->seen_epoch[g->seen_next] = epoch;
+    g->seen_nanos[g->seen_next] = time_nanos;
+    g->seen_next = (g->seen_next + 1) % EPOCH_TIMES;
+    if (g->seen_count < EPOCH_TIMES) g->seen_count++;
 }
 
 static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
