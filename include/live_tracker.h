@@ -103,7 +103,8 @@ typedef struct {
     uint32_t track;             /* track=: live table capacity */
     hs_heap_source heap_source; /* heap_source= */
     bool peak;                  /* keep the peak's live view (peak=) */
-    struct hs_survival *survival; /* what sweeps teach the rate cap (survival.h); NULL: off */
+    struct hs_survival *survival; /* what sweeps (and dumps, of G1 humongous samples) teach
+                                   * the rate cap (survival.h); NULL: off */
     /* Waits up to timeout_ms until no callback of the owner that may have read the slot
      * before it was cleared is still running; true when none is. */
     bool (*drain)(void *ctx, int timeout_ms);

@@ -12,9 +12,11 @@
  * table of HS_SURVIVAL_SLOTS slots (two keys sharing a slot share a factor: the estimates
  * stay unbiased, only the gain is diluted). Learned as the run goes: after each GC the
  * sweeper reports every tracked sample that reached HS_SURVIVAL_AGE GCs (survived) or died
- * before (died young); a slot's survival fraction s, shrunk toward the run's overall
- * fraction by HS_SURVIVAL_PRIOR pseudo-samples and with its counts halved past
- * HS_SURVIVAL_MEMORY (it follows a program whose behaviour changes), gives
+ * before (died young); G1 humongous samples, which the sweeper cannot see, are reported by
+ * the heap walk of each dump instead (humongous.h). A slot's survival fraction s, shrunk
+ * toward the run's overall fraction by HS_SURVIVAL_PRIOR pseudo-samples and with its
+ * counts halved past HS_SURVIVAL_MEMORY (it follows a program whose behaviour changes),
+ * gives
  *     f = sqrt(1 + (HS_SURVIVAL_MAX^2 - 1) s),   1 <= f <= HS_SURVIVAL_MAX.
  * Why the square root: keeping an offer with probability q costs one sample and adds
  * y^2 (1/q - 1) to the variance of an estimate it contributes y to; over a budget of
@@ -26,7 +28,8 @@
  * (the cap as without this module).
  *
  * Concurrency: factors are one relaxed atomic word per slot, written by the learner (one
- * thread, the sweeper) and read by the allocation callbacks: no lock, no malloc. */
+ * thread at a time: the sweeper, or a dump judging humongous objects, both under the live
+ * tracker's sweep lock) and read by the allocation callbacks: no lock, no malloc. */
 #ifndef HS_SURVIVAL_H
 #define HS_SURVIVAL_H
 

@@ -5,9 +5,10 @@
  *          that the retained site's arrays survive and the garbage's do not, keeps
  *          several times more samples of the live set than survival=false at the same
  *          kept rate, and the retained site's in-use estimate stays within 4 sigma of
- *          the truth
+ *          the truth; G1 humongous arrays, tracked without references, teach the
+ *          factors their outcomes at the dump's heap walk
  * @library /lib /alloc
- * @build AllocProfiles SurvivalWorkload
+ * @build AllocProfiles SurvivalWorkload HumongousLocals
  * @run driver SurvivalFactorsTest
  */
 import heapsampler.AgentRunner;
@@ -43,6 +44,8 @@ public class SurvivalFactorsTest {
     static final Pattern MEAN = Pattern.compile("1/p over the offers ([0-9.e+-]+) on average");
     static final Pattern FACTORS = Pattern.compile("highest now ([0-9.]+)\\), learned from (\\d+) tracked");
     static final Pattern RETAINED = Pattern.compile("retained=(\\d+)");
+    static final Pattern HUMONGOUS = Pattern.compile(
+            "humongous: .* (\\d+) survival outcomes learned \\((\\d+) survived\\)");
 
     record Run(String comments, long retained, Pprof profile, AgentRunner.Result result) {
         String find(Pattern pattern, int group) {
@@ -83,6 +86,31 @@ public class SurvivalFactorsTest {
         }
         checkEstimate("survival=true", on);
         checkEstimate("survival=false", off);
+        humongousOutcomes();
+    }
+
+    /**
+     * G1 humongous arrays (HumongousLocals, 1 MiB regions) have no weak ref for the sweeper
+     * to see cleared: their outcomes are learned at the exit dump's heap walk, its first.
+     * At a 64k interval each 1.1 MB array is sampled with probability 1 - e^-16.8, and a
+     * cap of 10^6/s keeps every sample, so all are tracked: the KEPT arrays main holds
+     * lived through its two System.gc() calls at least (survived), the DROPPED garbage is
+     * gone (died young). Exact, like HumongousLocalsTest's counts.
+     */
+    static void humongousOutcomes() throws Exception {
+        AgentRunner.Result r = AgentRunner
+                .withAgent("interval=64k,rate=1000000/s,log=debug,file=humongous-survival.pb.gz")
+                .jvmFlags("-XX:+UseG1GC", "-XX:G1HeapRegionSize=1m", "-Xmx512m")
+                .label("humongous-survival").run("HumongousLocals");
+        r.assertNoCrash().assertExitCode(0);
+        Matcher m = HUMONGOUS.matcher(r.stderr);
+        if (!m.find()) r.fail("no humongous walk taught survival outcomes");
+        long learned = Long.parseLong(m.group(1)), survived = Long.parseLong(m.group(2));
+        System.out.printf("humongous: %d outcomes learned at the dump, %d survived%n", learned, survived);
+        if (survived != HumongousLocals.KEPT || learned - survived != HumongousLocals.DROPPED) {
+            r.fail(String.format("humongous outcomes: %d survived, %d died young; expected %d and %d",
+                    survived, learned - survived, HumongousLocals.KEPT, HumongousLocals.DROPPED));
+        }
     }
 
     /** The retained site's in-use bytes within 4 sigma of the truth. */

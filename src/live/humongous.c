@@ -6,6 +6,7 @@
 
 #include "live_table.h"
 #include "log.h"
+#include "survival.h"
 
 /* The tag the heap walk puts on humongous objects; removed right after. */
 #define PRESENT_TAG ((jlong)0x6873687567650001LL)
@@ -13,6 +14,8 @@
 struct hs_humongous {
     uint64_t threshold;
     hs_live_table *table; /* the "ref" of an entry is the object's identity hash */
+    bool judged;          /* a heap walk has succeeded: judged_epoch is its epoch */
+    uint32_t judged_epoch; /* the survival outcomes' "previous sweep" */
 };
 
 typedef struct {
@@ -124,7 +127,23 @@ typedef struct {
     uint32_t epoch;
     double *live_weight, *live_weight2;
     uint32_t nbuckets;
+    struct hs_survival *survival; /* NULL: survival factors off */
+    bool judged;                  /* as in hs_humongous, before this walk */
+    uint32_t previous;
+    int learned, survived; /* outcomes taught, of them survived */
 } judge_context;
+
+/* survival=true: what this walk learns of the entry's survival (the sweeper's rule, with
+ * the last walk as the previous sweep; before any walk, the entry's birth is). */
+static void learn_survival(judge_context *c, const hs_live_entry *entry,
+                           const hs_bucket_key *key, bool dead) {
+    uint32_t previous = c->judged ? c->previous : entry->epoch;
+    int outcome = hs_survival_outcome(entry->epoch, previous, c->epoch, dead);
+    if (outcome < 0) return;
+    hs_survival_learn(c->survival, key->class_id, key->size, outcome == 1);
+    c->learned++;
+    c->survived += outcome == 1;
+}
 
 /* Keeps an entry whose object is still in the heap (counting it if it is older than the
  * last GC), drops the rest. */
@@ -133,8 +152,9 @@ static hs_live_action judge(const hs_live_entry *entry, void *ctx) {
     hs_bucket_snapshot bucket;
     if (hs_sample_table_get(c->samples, entry->bucket, &bucket) != 0) return HS_LIVE_REMOVE;
     identity key = {(jint)(uint32_t)(uintptr_t)entry->ref, bucket.key.size};
-    if (!bsearch(&key, c->present, c->npresent, sizeof key, compare_identities))
-        return HS_LIVE_REMOVE;
+    bool present = bsearch(&key, c->present, c->npresent, sizeof key, compare_identities) != NULL;
+    if (c->survival) learn_survival(c, entry, &bucket.key, !present);
+    if (!present) return HS_LIVE_REMOVE;
     if (entry->epoch < c->epoch && entry->bucket <= c->nbuckets) {
         double w = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
         c->live_weight[entry->bucket] += w;
@@ -145,17 +165,23 @@ static hs_live_action judge(const hs_live_entry *entry, void *ctx) {
 
 int hs_humongous_collect(hs_humongous *h, jvmtiEnv *jvmti, JNIEnv *jni,
                          const hs_sample_table *samples, uint32_t epoch, double *live_weight,
-                         double *live_weight2, uint32_t nbuckets) {
+                         double *live_weight2, uint32_t nbuckets, struct hs_survival *survival) {
     if (hs_humongous_tracked(h) == 0) return 0; /* nothing to judge: skip the heap walk */
     jint count = 0;
     identity *present = present_identities(h, jvmti, jni, &count);
     if (!present) return -1;
-    judge_context ctx = {samples, present, (size_t)count, epoch, live_weight, live_weight2,
-                         nbuckets};
+    judge_context ctx = {.samples = samples, .present = present, .npresent = (size_t)count,
+                         .epoch = epoch, .live_weight = live_weight,
+                         .live_weight2 = live_weight2, .nbuckets = nbuckets,
+                         .survival = survival, .judged = h->judged,
+                         .previous = h->judged_epoch};
     uint32_t before = hs_humongous_tracked(h);
     hs_live_table_sweep(h->table, judge, NULL, &ctx);
-    hs_debug("humongous: %u tracked, %d in the heap, %u tracked ones still there", before,
-             (int)count, hs_humongous_tracked(h));
+    h->judged = true;
+    h->judged_epoch = epoch;
+    hs_debug("humongous: %u tracked, %d in the heap, %u tracked ones still there, %d survival "
+             "outcomes learned (%d survived)",
+             before, (int)count, hs_humongous_tracked(h), ctx.learned, ctx.survived);
     free(present);
-    return 0;
+    return ctx.learned;
 }

@@ -512,12 +512,17 @@ static void collect_now(hs_live_tracker *t, JNIEnv *jni, hs_live_when when, hs_l
                            .liveness = view->liveness};
     hs_live_table_each(t->table, add_if_live, &ctx);
     /* G1 humongous objects: found in the heap at this dump, which no marking may have
-     * judged: they count as unjudged. */
-    if (t->humongous)
-        view->humongous_known = hs_humongous_collect(t->humongous, t->config.jvmti, jni,
-                                                     t->config.sampled.samples, view->epoch,
-                                                     view->live_weight, view->live_weight2,
-                                                     view->nbuckets) == 0;
+     * judged: they count as unjudged. Their survival outcomes are known only now (the
+     * sweeper cannot see them): learned here, under sweep_lock like the sweeper's, and
+     * published at once rather than at the next GC's sweep. */
+    if (t->humongous) {
+        int learned = hs_humongous_collect(t->humongous, t->config.jvmti, jni,
+                                           t->config.sampled.samples, view->epoch,
+                                           view->live_weight, view->live_weight2,
+                                           view->nbuckets, t->config.survival);
+        view->humongous_known = learned >= 0;
+        if (learned > 0) hs_survival_publish(t->config.survival);
+    }
     view->humongous_tracked = t->humongous ? hs_humongous_tracked(t->humongous) : 0;
     if (when == HS_LIVE_NOW_NO_JAVA_ALLOC) heap_from_history(t, &view->heap);
     else hs_heap_usage_read(t->heap, jni, &view->heap);
