@@ -1,10 +1,10 @@
 /* test_docs.c: the documentation cannot drift from the code.
  *
- *  - every startup option the agent accepts (read from its own "unknown option" error, which
- *    lists the option table) has a section in docs/options.md, with the default the help
- *    text gives;
- *  - every command a running agent accepts (read from hs_command_help) has a section there
- *    with its usage line, verbatim;
+ *  - every startup option the agent accepts (enumerated from the option table by
+ *    hs_options_describe) has a section in docs/options.md, with the table's default; the
+ *    help text and the "unknown option" error list the same keys and defaults;
+ *  - every command a running agent accepts (enumerated by hs_command_describe) has a
+ *    section there with its usage line, verbatim, and `help` lists the same usage lines;
  *  - every verb, flag and exit code that `heapsampler help` prints is in the man page's
  *    source, docs/heapsampler.1.md;
  *  - every relative link in README.md, CHANGELOG.md and the .md files of docs/ resolves:
@@ -104,8 +104,26 @@ static span whole(const char *text) { return (span){text, text + strlen(text)}; 
 
 /* ---- (a) options and commands in docs/options.md ------------------------------------- */
 
-/* The option keys, from the error an unknown key gets: "...; accepted: interval, file, ...". */
-static int option_keys(char keys[][64], int max) {
+/* The option table's rows (hs_options_describe): keys and defaults as the code has them.
+ * A flag's default is "off", as the help text writes it. */
+typedef struct {
+    char key[64];
+    char deflt[160];
+} option_row;
+
+static int option_rows(option_row *rows, int max) {
+    hs_option_info info;
+    int n = 0;
+    for (size_t i = 0; n < max && hs_options_describe(i, &info); i++, n++) {
+        snprintf(rows[n].key, sizeof rows[n].key, "%s", info.name);
+        snprintf(rows[n].deflt, sizeof rows[n].deflt, "%s",
+                 info.default_text ? info.default_text : "off");
+    }
+    return n;
+}
+
+/* The keys the error of an unknown key lists: "...; accepted: interval, file, ...". */
+static int error_keys(char keys[][64], int max) {
     hs_options opts;
     hs_options_defaults(&opts);
     char err[2048];
@@ -122,7 +140,7 @@ static int option_keys(char keys[][64], int max) {
 }
 
 /* The default the help text gives for key ("  key   description\n ... default: X\n"). */
-static bool option_default(const char *help, const char *key, char *out, size_t len) {
+static bool help_default(const char *help, const char *key, char *out, size_t len) {
     char head[80];
     snprintf(head, sizeof head, "\n  %.60s ", key);
     const char *row = strstr(help, head);
@@ -146,6 +164,21 @@ static int help_keys(const char *help, char keys[][64], int max) {
     return n;
 }
 
+/* The table's keys are the ones the help and the unknown-key error list, in order, and the
+ * help gives the table's defaults. */
+static void check_renderings(const option_row *rows, int n, const char *help) {
+    char listed[64][64];
+    CU_ASSERT_EQUAL(help_keys(help, listed, 64), n);
+    for (int i = 0; i < n; i++) CU_ASSERT_STRING_EQUAL(listed[i], rows[i].key);
+    CU_ASSERT_EQUAL(error_keys(listed, 64), n);
+    for (int i = 0; i < n; i++) CU_ASSERT_STRING_EQUAL(listed[i], rows[i].key);
+    for (int i = 0; i < n; i++) {
+        char deflt[160];
+        CU_ASSERT(help_default(help, rows[i].key, deflt, sizeof deflt) &&
+                  strcmp(deflt, rows[i].deflt) == 0);
+    }
+}
+
 static void test_every_option_documented(void) {
     char *doc = read_source("docs/options.md");
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -154,30 +187,38 @@ static void test_every_option_documented(void) {
     span options = section(whole(doc), "## Options");
     CU_ASSERT_PTR_NOT_NULL(options.start);
 
-    char keys[64][64];
-    int n = option_keys(keys, 64);
-    CU_ASSERT(n >= 20); /* the table as of writing; fewer means the parse above broke */
-    char listed[64][64]; /* the help lists the same keys: the error's list was not cut short */
-    CU_ASSERT_EQUAL(help_keys(help, listed, 64), n);
-    for (int i = 0; i < n; i++) CU_ASSERT_STRING_EQUAL(listed[i], keys[i]);
+    option_row rows[64];
+    int n = option_rows(rows, 64);
+    CU_ASSERT(n >= 20 && n < 64); /* the table as of writing; 64: rows were cut off here */
+    check_renderings(rows, n, help);
     for (int i = 0; i < n; i++) {
-        char heading[96], want[256], deflt[160];
-        snprintf(heading, sizeof heading, "### `%.60s`", keys[i]);
+        char heading[96], want[256];
+        snprintf(heading, sizeof heading, "### `%.60s`", rows[i].key);
         span s = section(options, heading);
         if (!s.start) {
-            fprintf(stderr, "docs/options.md: option %s has no section '%s'\n", keys[i], heading);
+            fprintf(stderr, "docs/options.md: option %s has no section '%s'\n", rows[i].key,
+                    heading);
             CU_FAIL("an option is missing from docs/options.md");
             continue;
         }
-        bool has_default = option_default(help, keys[i], deflt, sizeof deflt);
-        CU_ASSERT(has_default);
-        snprintf(want, sizeof want, "Default: `%s`", deflt);
-        if (has_default && !span_has(s, want)) {
-            fprintf(stderr, "docs/options.md: section of %s lacks '%s'\n", keys[i], want);
+        snprintf(want, sizeof want, "Default: `%s`", rows[i].deflt);
+        if (!span_has(s, want)) {
+            fprintf(stderr, "docs/options.md: section of %s lacks '%s'\n", rows[i].key, want);
             CU_FAIL("an option's default in docs/options.md differs from the code's");
         }
     }
     free(doc);
+}
+
+/* The usage lines `help` prints ("  usage\n      description\n": exactly two spaces). */
+static int help_usages(const char *help, char usages[][512], int max) {
+    int n = 0;
+    for (const char *p = strchr(help, '\n'); p && p[1] && n < max; p = strchr(p + 1, '\n')) {
+        const char *line = p + 1;
+        if (strncmp(line, "  ", 2) != 0 || line[2] == ' ') continue;
+        snprintf(usages[n++], 512, "%.*s", (int)strcspn(line + 2, "\n"), line + 2);
+    }
+    return n;
 }
 
 static void test_every_command_documented(void) {
@@ -187,24 +228,25 @@ static void test_every_command_documented(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(commands.start);
     char help[8192];
     CU_ASSERT_FATAL(hs_command_help(help, sizeof help) < sizeof help);
+    static char usages[32][512];
+    int listed = help_usages(help, usages, 32);
 
     int seen = 0;
-    /* "  usage\n      description\n": a usage line starts with exactly two spaces. */
-    for (const char *p = strchr(help, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
-        const char *line = p + 1;
-        if (strncmp(line, "  ", 2) != 0 || line[2] == ' ') continue;
-        char usage[512], word[64], heading[96];
-        snprintf(usage, sizeof usage, "%.*s", (int)strcspn(line + 2, "\n"), line + 2);
-        snprintf(word, sizeof word, "%.*s", (int)strcspn(usage, "[,"), usage);
-        snprintf(heading, sizeof heading, "### `%.63s`", word);
+    hs_command_info info;
+    for (; hs_command_describe((size_t)seen, &info); seen++) {
+        /* the help prints the table's usage lines, each starting with its word */
+        CU_ASSERT(seen < listed && strcmp(usages[seen], info.usage) == 0);
+        CU_ASSERT(strncmp(info.usage, info.word, strlen(info.word)) == 0);
+        char heading[96];
+        snprintf(heading, sizeof heading, "### `%.63s`", info.word);
         span s = section(commands, heading);
-        seen++;
-        if (!s.start || !span_has(s, usage)) {
-            fprintf(stderr, "docs/options.md: command %s needs a section '%s' with '%s'\n", word,
-                    heading, usage);
+        if (!s.start || !span_has(s, info.usage)) {
+            fprintf(stderr, "docs/options.md: command %s needs a section '%s' with '%s'\n",
+                    info.word, heading, info.usage);
             CU_FAIL("a command is missing from docs/options.md");
         }
     }
+    CU_ASSERT_EQUAL(listed, seen);
     CU_ASSERT(seen >= 7);
     CU_ASSERT(span_has(commands, "reply=PATH")); /* every command takes it */
     free(doc);
