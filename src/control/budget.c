@@ -7,7 +7,9 @@
  *   bucket:  48 B + 32 B of index = 80 B;
  *   method:  32 B of index, plus names and line table in the symbol arena;
  *   class:   2 x 24 B slots + 8 B name pointer = 56 B, plus its name in the arena;
- *   live:    32 B a tracked object (the JNI weak ref itself is the JVM's memory);
+ *   live:    32 B a tracked object (the JNI weak ref itself is the JVM's memory; the bit a
+ *            slot has in the sweeper's in-use map, 8 KB at the default track=, is left
+ *            out: counting it would refuse track=16m at memory=1g for 2 MB);
  *   profile: building one costs about 3 x 4 B a frame of each bucket's stack plus pprof's
  *            tables and the gzip output; bounded below by a quarter of what remains.
  * After the live table, the rest R is split: 3/8 stack frames, 1/16 stack index, 1/8

@@ -6,7 +6,16 @@
  * ordering: whoever reads a published ref with acquire ordering sees complete fields.
  * Only the sweeper thread reads published slots, changes their level, and frees them
  * (storing NULL with release ordering, so that its reads of a slot happen before the
- * next inserter's writes to it). */
+ * next inserter's writes to it).
+ *
+ * A bitmap, one bit per slot, says which slots may be in use, so that the sweeper's walks
+ * (two per GC: the sweep and the growth record; a young GC may come 20 times a second)
+ * visit the entries rather than every slot: 65,536 slots are 2 MB to read, their bitmap
+ * 8 KB. An inserter sets its slot's bit after claiming the slot and before publishing it;
+ * the sweeper clears the bit before freeing the slot. The claim's CAS reads the free
+ * slot with acquire ordering, so a clear always comes before the next claimant's set: a
+ * bit is never lost while its slot is in use. A walk that reads a bit still clear misses
+ * only an entry whose insert is under way, as if it had come just after the walk. */
 #include "live_table.h"
 
 #include <stdlib.h>
@@ -32,6 +41,7 @@ _Static_assert(sizeof(hs_live_slot) == 32, "a live table slot is 32 bytes");
  * and from the sweeper's counters, so they do not bounce each other's cache lines. */
 struct hs_live_table {
     hs_live_slot *slots;
+    _Atomic uint64_t *in_use; /* one bit per slot: claimed, maybe published */
     uint32_t capacity;
     uint32_t high_water; /* raise the level at this occupancy (7/8) */
     uint32_t low_water;  /* lower it after a sweep that ends under this (1/4) */
@@ -56,12 +66,19 @@ static void count_add(_Atomic uint64_t *counter) {
     atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
 }
 
+static uint32_t words_for(uint32_t capacity) { return capacity / 64 + (capacity % 64 != 0); }
+
+static uint64_t bit_of(uint32_t index) { return UINT64_C(1) << (index % 64); }
+
 hs_live_table *hs_live_table_create(uint32_t capacity, uint64_t seed) {
     if (capacity == 0) return NULL;
     hs_live_table *t = aligned_alloc(64, sizeof *t);
     if (!t) return NULL;
     t->slots = calloc(capacity, sizeof *t->slots);
-    if (!t->slots) {
+    t->in_use = calloc(words_for(capacity), sizeof *t->in_use);
+    if (!t->slots || !t->in_use) {
+        free(t->slots);
+        free(t->in_use);
         free(t);
         return NULL;
     }
@@ -70,6 +87,7 @@ hs_live_table *hs_live_table_create(uint32_t capacity, uint64_t seed) {
     t->low_water = capacity / 4;
     t->rng = seed;
     for (uint32_t i = 0; i < capacity; i++) atomic_init(&t->slots[i].ref, NULL);
+    for (uint32_t i = 0; i < words_for(capacity); i++) atomic_init(&t->in_use[i], 0);
     atomic_init(&t->level, 0);
     atomic_init(&t->applied_level, 0);
     atomic_init(&t->occupancy, 0);
@@ -84,6 +102,7 @@ hs_live_table *hs_live_table_create(uint32_t capacity, uint64_t seed) {
 void hs_live_table_destroy(hs_live_table *table) {
     if (!table) return;
     free(table->slots);
+    free(table->in_use);
     free(table);
 }
 
@@ -151,6 +170,8 @@ int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, u
             slot->epoch = birth.epoch;
             slot->seconds = birth.seconds;
             slot->level = level;
+            atomic_fetch_or_explicit(&table->in_use[index / 64], bit_of(index),
+                                     memory_order_relaxed);
             uint32_t occupancy =
                 atomic_fetch_add_explicit(&table->occupancy, 1, memory_order_relaxed) + 1;
             count_add(&table->inserted);
@@ -186,9 +207,22 @@ static void *published_ref(const hs_live_slot *slot) {
     return ref == BUSY ? NULL : ref;
 }
 
-static void free_slot(hs_live_table *table, hs_live_slot *slot) {
-    atomic_store_explicit(&slot->ref, NULL, memory_order_release);
+static void free_slot(hs_live_table *table, uint32_t index) {
+    atomic_fetch_and_explicit(&table->in_use[index / 64], ~bit_of(index), memory_order_relaxed);
+    atomic_store_explicit(&table->slots[index].ref, NULL, memory_order_release);
     atomic_fetch_sub_explicit(&table->occupancy, 1, memory_order_relaxed);
+}
+
+/* Calls fn(table, index, ctx) for every slot whose in-use bit is set, in index order. fn
+ * may free the slot it is given. */
+typedef void (*slot_fn)(hs_live_table *table, uint32_t index, void *ctx);
+
+static void each_slot_in_use(const hs_live_table *table, slot_fn fn, void *ctx) {
+    for (uint32_t w = 0; w < words_for(table->capacity); w++) {
+        uint64_t bits = atomic_load_explicit(&table->in_use[w], memory_order_acquire);
+        for (; bits; bits &= bits - 1)
+            fn((hs_live_table *)table, w * 64 + (uint32_t)__builtin_ctzll(bits), ctx);
+    }
 }
 
 /* True with probability 2^-halvings (1 <= halvings <= HS_LIVE_MAX_LEVEL). */
@@ -196,31 +230,43 @@ static bool keep_draw(hs_live_table *table, uint32_t halvings) {
     return (hs_random_next(&table->rng) >> (64 - halvings)) == 0;
 }
 
+typedef struct {
+    hs_live_visit_fn visit;
+    hs_live_drop_fn dropped;
+    void *ctx;
+    uint32_t target;
+} sweep_walk;
+
+/* One slot of a sweep pass (sweep_pass). */
+static void sweep_slot(hs_live_table *table, uint32_t index, void *arg) {
+    const sweep_walk *w = arg;
+    hs_live_slot *slot = &table->slots[index];
+    void *ref = published_ref(slot);
+    if (!ref) return;
+    hs_live_entry entry;
+    read_entry(slot, ref, &entry);
+    if (w->visit && w->visit(&entry, w->ctx) == HS_LIVE_REMOVE) {
+        free_slot(table, index);
+        count_add(&table->removed);
+        return;
+    }
+    if (entry.level >= w->target) return;
+    if (keep_draw(table, w->target - entry.level)) {
+        slot->level = (uint8_t)w->target;
+    } else {
+        if (w->dropped) w->dropped(&entry, w->ctx);
+        free_slot(table, index);
+        count_add(&table->thinned);
+    }
+}
+
 /* One pass over the slots: removes what `visit` says is dead, then thins the survivors
  * of level < target: each is kept with probability 2^(level - target), its level (and
  * so its weight) raised to target, or dropped. */
 static void sweep_pass(hs_live_table *table, hs_live_visit_fn visit, hs_live_drop_fn dropped,
                        void *ctx, uint32_t target) {
-    for (uint32_t i = 0; i < table->capacity; i++) {
-        hs_live_slot *slot = &table->slots[i];
-        void *ref = published_ref(slot);
-        if (!ref) continue;
-        hs_live_entry entry;
-        read_entry(slot, ref, &entry);
-        if (visit && visit(&entry, ctx) == HS_LIVE_REMOVE) {
-            free_slot(table, slot);
-            count_add(&table->removed);
-            continue;
-        }
-        if (entry.level >= target) continue;
-        if (keep_draw(table, target - entry.level)) {
-            slot->level = (uint8_t)target;
-        } else {
-            if (dropped) dropped(&entry, ctx);
-            free_slot(table, slot);
-            count_add(&table->thinned);
-        }
-    }
+    sweep_walk w = {visit, dropped, ctx, target};
+    each_slot_in_use(table, sweep_slot, &w);
 }
 
 void hs_live_table_sweep(hs_live_table *table, hs_live_visit_fn visit, hs_live_drop_fn dropped,
@@ -247,30 +293,44 @@ void hs_live_table_sweep(hs_live_table *table, hs_live_visit_fn visit, hs_live_d
     }
 }
 
+typedef struct {
+    hs_live_read_fn fn;
+    void *ctx;
+    hs_live_drop_fn release; /* hs_live_table_clear */
+} read_walk;
+
+static void read_slot(hs_live_table *table, uint32_t index, void *arg) {
+    const read_walk *w = arg;
+    const hs_live_slot *slot = &table->slots[index];
+    void *ref = published_ref(slot);
+    if (!ref) return;
+    hs_live_entry entry;
+    read_entry(slot, ref, &entry);
+    w->fn(&entry, w->ctx);
+}
+
 void hs_live_table_each(const hs_live_table *table, hs_live_read_fn fn, void *ctx) {
-    for (uint32_t i = 0; i < table->capacity; i++) {
-        const hs_live_slot *slot = &table->slots[i];
-        void *ref = published_ref(slot);
-        if (!ref) continue;
+    read_walk w = {fn, ctx, NULL};
+    each_slot_in_use(table, read_slot, &w);
+}
+
+static void clear_slot(hs_live_table *table, uint32_t index, void *arg) {
+    const read_walk *w = arg;
+    const hs_live_slot *slot = &table->slots[index];
+    void *ref = published_ref(slot);
+    if (!ref) return;
+    if (w->release) {
         hs_live_entry entry;
         read_entry(slot, ref, &entry);
-        fn(&entry, ctx);
+        w->release(&entry, w->ctx);
     }
+    free_slot(table, index);
+    count_add(&table->removed);
 }
 
 void hs_live_table_clear(hs_live_table *table, hs_live_drop_fn release, void *ctx) {
-    for (uint32_t i = 0; i < table->capacity; i++) {
-        hs_live_slot *slot = &table->slots[i];
-        void *ref = published_ref(slot);
-        if (!ref) continue;
-        if (release) {
-            hs_live_entry entry;
-            read_entry(slot, ref, &entry);
-            release(&entry, ctx);
-        }
-        free_slot(table, slot);
-        count_add(&table->removed);
-    }
+    read_walk w = {NULL, ctx, release};
+    each_slot_in_use(table, clear_slot, &w);
 }
 
 bool hs_live_table_thin_pending(const hs_live_table *table) {
