@@ -56,7 +56,8 @@ double hs_survival_factor(const hs_survival *s, uint32_t class_id, uint64_t size
 /* Learner: one tracked sample's outcome (survived HS_SURVIVAL_AGE GCs, or died before). */
 void hs_survival_learn(hs_survival *s, uint32_t class_id, uint64_t size, bool survived);
 
-/* Learner: publishes the factors from the outcomes learned so far (after a sweep). */
+/* Learner: publishes the factors from the outcomes learned so far (after a sweep, at most
+ * every 250 ms: live_tracker.c; at once after a heap walk that learned something). */
 void hs_survival_publish(hs_survival *s);
 
 /* The outcome, if any, a sweep of GC epoch `epoch` learns from a tracked sample born at

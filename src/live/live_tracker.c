@@ -41,6 +41,7 @@ typedef struct hs_live_tracker {
     hs_live_history_entry history[HS_LIVE_HISTORY]; /* ring, under sweep_lock */
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
+    int64_t published_nanos; /* monotonic: when survival factors were last published */
     /* Lowest heap after a GC since hs_live_heap_low_water last asked (OOM episodes). */
     uint64_t low_water;
     bool low_valid;
@@ -242,13 +243,25 @@ static void record_growth(hs_live_tracker *t, uint32_t epoch) {
     hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
 }
 
+/* Factors are published at most every SURVIVAL_PUBLISH_NS: a young GC may come 20 times a
+ * second, recomputing the 2,048 factors costs about 40 us, and a factor a quarter second
+ * old is as good a guide as a fresh one (it is learned over thousands of outcomes). */
+#define SURVIVAL_PUBLISH_NS INT64_C(250000000)
+
+static void publish_survival(hs_live_tracker *t) {
+    int64_t now = hs_monotonic_nanos();
+    if (t->published_nanos != 0 && now - t->published_nanos < SURVIVAL_PUBLISH_NS) return;
+    hs_survival_publish(t->config.survival);
+    t->published_nanos = now;
+}
+
 static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t epoch) {
     sweep_context ctx = {t->config.sampled.counters, t->config.sampled.samples,
                          t->config.survival, jni, epoch, t->history_epoch};
     busy_here = true; /* this is the sweeper thread, for good */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
-    if (t->config.survival && epoch != t->history_epoch) hs_survival_publish(t->config.survival);
+    if (t->config.survival && epoch != t->history_epoch) publish_survival(t);
     if (t->humongous) hs_humongous_maintain(t->humongous);
     log_new_markings(t);
     if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
