@@ -60,8 +60,9 @@
  * complete no marking for minutes, the judged figure then stands still, and a middle
  * halfway to now would fall after that boundary, where the survivors it counts include
  * what no marking has judged yet (a leak would drop out of the ranking until the next
- * marking). Only points at or before the boundary can be the middle. 3 standard errors: a cache that warmed up inside the horizon and churns at
- * its size passes it in about 0.2 % of histories (test_growth), a steady leak whose
+ * marking). Only points at or before the boundary can be the middle. 3 standard errors:
+ * a cache that warmed up inside the horizon and churns at its size passes it in about
+ * 0.2 % of histories (test_growth), a steady leak whose
  * whole-horizon growth passes HS_GROWTH_SIGMAS nearly always does (its second half has
  * about 1/sqrt(2) of that significance).
  *

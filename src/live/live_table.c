@@ -296,7 +296,6 @@ void hs_live_table_sweep(hs_live_table *table, hs_live_visit_fn visit, hs_live_d
 typedef struct {
     hs_live_read_fn fn;
     void *ctx;
-    hs_live_drop_fn release; /* hs_live_table_clear */
 } read_walk;
 
 static void read_slot(hs_live_table *table, uint32_t index, void *arg) {
@@ -310,12 +309,17 @@ static void read_slot(hs_live_table *table, uint32_t index, void *arg) {
 }
 
 void hs_live_table_each(const hs_live_table *table, hs_live_read_fn fn, void *ctx) {
-    read_walk w = {fn, ctx, NULL};
+    read_walk w = {fn, ctx};
     each_slot_in_use(table, read_slot, &w);
 }
 
+typedef struct {
+    hs_live_drop_fn release; /* NULL: nothing to release */
+    void *ctx;
+} clear_walk;
+
 static void clear_slot(hs_live_table *table, uint32_t index, void *arg) {
-    const read_walk *w = arg;
+    const clear_walk *w = arg;
     const hs_live_slot *slot = &table->slots[index];
     void *ref = published_ref(slot);
     if (!ref) return;
@@ -329,7 +333,7 @@ static void clear_slot(hs_live_table *table, uint32_t index, void *arg) {
 }
 
 void hs_live_table_clear(hs_live_table *table, hs_live_drop_fn release, void *ctx) {
-    read_walk w = {NULL, ctx, release};
+    clear_walk w = {release, ctx};
     each_slot_in_use(table, clear_slot, &w);
 }
 
