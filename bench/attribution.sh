@@ -7,19 +7,25 @@
 # measured inside the same run, free of the workload's run-to-run variance (mostly GC).
 #
 # Runs bench/AllocMix.java RUNS times under each of: the floor agent with an empty
-# SampledObjectAlloc callback at 512k (what the JVM's sampling costs by itself), and
-# heapsampler at its default options; alternating, each under `perf record -g` (999 Hz).
+# SampledObjectAlloc callback at 512k (what the JVM's sampling costs by itself); the
+# minimal agent: the floor agent walking the stack and making a weak ref of every sample,
+# at MINIMAL_INTERVAL (8m: the JVM then offers AllocMix about the 1,000 samples a second
+# heapsampler's default rate cap keeps), the least any JVMTI live-heap profiler keeping
+# that many stacks can cost; and heapsampler at its default options. Alternating, each
+# under `perf record -g` (999 Hz).
 # Per run it reads, in CPU milliseconds (samples / 999 Hz):
 #   hook   = inclusive time under MemAllocator::Allocation::notify_allocation_jvmti_sampler
 #            in the application's threads: the JVM posting the event, the callback, and for
 #            heapsampler the rate cap, the stack walks and the tables of the kept samples;
 #   agent  = time in heapsampler's own threads (sweeper, and any endpoint or push thread);
 #   total  = hook + agent, and the process's whole CPU time.
-# Prints each run, then per configuration the mean and min-max, and the ratio of the means
-# heapsampler / floor for hook and total.
+# Prints each run, then per configuration the mean and min-max, the ratios of the means
+# heapsampler / floor and minimal / floor for hook and total, and the minimal agent's stack
+# walks per run.
 #
 # Usage: bench/attribution.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
-# Knobs (environment): RUNS=3  ALLOCMIX_STEPS=48000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
+# Knobs (environment): RUNS=3  ALLOCMIX_STEPS=48000000  MINIMAL_INTERVAL=8m  JAVA_HOME=<JDK>
+#                      WORK=/tmp/heapsampler-bench
 # Needs perf (Debian: linux-perf) with permission to profile the processes it starts.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -30,6 +36,7 @@ AGENT=$(find_agent "${1:-}") || exit 1
 JAVA_HOME=$(find_java_home) || exit 1
 RUNS=${RUNS:-3}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-48000000}
+MINIMAL_INTERVAL=${MINIMAL_INTERVAL:-8m}
 WORK=${WORK:-/tmp/heapsampler-bench}
 command -v perf >/dev/null || die "perf not found (Debian: apt-get install linux-perf)"
 RUN_DIR=$WORK/attribution-$(date +%Y%m%d-%H%M%S)
@@ -69,6 +76,7 @@ note "JDK $(java_version "$JAVA_HOME"); AllocMix $ALLOCMIX_STEPS steps x 2 threa
 note "config run hook_ms agent_ms total_ms process_ms"
 for run in $(seq 1 "$RUNS"); do
     profile_run floor "-agentpath:$FLOOR=mode=nop,interval=512k" "$run"
+    profile_run minimal "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL" "$run"
     profile_run heapsampler "-agentpath:$AGENT" "$run"
 done
 
@@ -84,5 +92,12 @@ awk -F'\t' 'NR > 1 {
         if (n["floor"] && n["heapsampler"])
             printf "heapsampler / floor: hook %.2f, total %.2f (means over the runs)\n",
                 h["heapsampler"] / h["floor"], t["heapsampler"] / t["floor"]
+        if (n["floor"] && n["minimal"])
+            printf "minimal / floor: hook %.2f, total %.2f; heapsampler / minimal: total %.2f\n",
+                h["minimal"] / h["floor"], t["minimal"] / t["floor"], t["heapsampler"] / t["minimal"]
     }' "$RESULTS"
+# The minimal agent prints its sample count at exit: one stack walk each.
+cat "$RUN_DIR"/minimal-*.out 2>/dev/null |
+    awk '/^floor_agent: [0-9]+ samples/ { s += $2; n++ }
+         END { if (n) printf "minimal agent: %.0f stack walks per run (mean of %d)\n", s / n, n }'
 echo "figures: $RESULTS"

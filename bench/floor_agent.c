@@ -9,10 +9,13 @@
  *          profiler must do (weak refs cost the GC too)
  *   count  counts the samples and prints the count at exit (not a floor: for the
  *          benchmarks to report how many samples a workload takes at an interval)
+ * stack, weak and count print the number of samples they took at exit (stack and weak
+ * count them too: bench/attribution.sh reports the stack walks its minimal agent made).
  *
  * Usage: -agentpath:/path/floor_agent.so=mode=stack,interval=32k
  * interval takes a byte count with an optional k/m suffix (powers of 1024); default 512k.
- * Built by the bench scripts (lib.sh build_floor_agent: gcc -shared -fPIC); not part of the product. */
+ * Built by the bench scripts (lib.sh build_floor_agent: gcc -shared -fPIC, with frame pointers
+ * so that perf's call graphs see through the callbacks); not part of the product. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include <jvmti.h>
@@ -36,6 +39,7 @@ static void JNICALL on_sample_nop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
 
 /* The frames are discarded, but the call is into the JVM, so it cannot be optimised out. */
 static void walk_stack(jvmtiEnv *jvmti) {
+    atomic_fetch_add_explicit(&samples_seen, 1, memory_order_relaxed);
     jvmtiFrameInfo frames[FLOOR_STACK_DEPTH];
     jint count = 0;
     (*jvmti)->GetStackTrace(jvmti, NULL, 0, FLOOR_STACK_DEPTH, frames, &count);
@@ -131,5 +135,5 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
 
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm) {
     (void)vm;
-    if (mode == MODE_COUNT) fprintf(stderr, "floor_agent: %ld samples\n", atomic_load(&samples_seen));
+    if (mode != MODE_NOP) fprintf(stderr, "floor_agent: %ld samples\n", atomic_load(&samples_seen));
 }

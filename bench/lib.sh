@@ -72,9 +72,11 @@ find_agent() {
     readlink -f "$agent"
 }
 
-# Builds bench/floor_agent.c against $1 (a JDK home) into $2.
+# Builds bench/floor_agent.c against $1 (a JDK home) into $2. With frame pointers: perf's
+# call graphs (attribution.sh) unwind through them, and a callback that used the frame
+# register for data would cut its samples off the sampling hook they belong to.
 build_floor_agent() {
-    gcc -std=c11 -O2 -Wall -Wextra -shared -fPIC -isystem "$1/include" -isystem "$1/include/linux" \
+    gcc -std=c11 -O2 -fno-omit-frame-pointer -Wall -Wextra -shared -fPIC -isystem "$1/include" -isystem "$1/include/linux" \
         "$BENCH_DIR/floor_agent.c" -o "$2" || die "building floor_agent.c failed"
 }
 

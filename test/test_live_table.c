@@ -320,6 +320,32 @@ static void test_inserter_raises_at_high_water(void) {
     hs_live_table_destroy(t);
 }
 
+/* The sweeper's poll: a quarter of the time the table takes to reach its first raise at
+ * the measured insert rate or the assumed busy rate (20,000/s), whichever is faster,
+ * within [MIN, MAX]; MIN as soon as a raise is pending. */
+static void test_poll_period_follows_the_headroom(void) {
+    enum { CAP = 65536, HIGH = CAP - CAP / 8 }; /* 57,344: 2,867 ms at 20,000/s */
+    hs_live_table *t = hs_live_table_create(CAP, 3);
+    uint64_t rng = 35;
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 0), 716); /* idle: the busy rate's quarter */
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 1000), 716);
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 57344), 250); /* 1 s to crowd: a quarter */
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 1e7), HS_LIVE_POLL_MIN_MS);
+    for (uint32_t i = 0; i < HIGH / 2; i++) insert_fake(t, &rng, i, HS_WEIGHT_ONE, 0);
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 57344), 125); /* half the headroom left */
+    for (uint32_t i = HIGH / 2; i < HIGH; i++) insert_fake(t, &rng, i, HS_WEIGHT_ONE, 0);
+    CU_ASSERT_TRUE(hs_live_table_thin_pending(t));
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 0), HS_LIVE_POLL_MIN_MS); /* raise pending */
+    hs_live_table_sweep(t, NULL, NULL, NULL); /* thins to about half: room again */
+    CU_ASSERT_FALSE(hs_live_table_thin_pending(t));
+    CU_ASSERT_TRUE(hs_live_table_poll_ms(t, 0) > HS_LIVE_POLL_MIN_MS);
+    hs_live_table_destroy(t);
+    /* a small table: every 20 ms, as before the poll adapted */
+    t = hs_live_table_create(256, 3);
+    CU_ASSERT_EQUAL(hs_live_table_poll_ms(t, 0), HS_LIVE_POLL_MIN_MS);
+    hs_live_table_destroy(t);
+}
+
 /* Without a sweep, each further raise waits for half the remaining free space to go:
  * free <= 128 raises to 1, free <= 64 to 2, free <= 32 to 3. The sweep then thins
  * level-0 entries by all three levels at once (keep 1/8, sigma = sqrt(n * 1/8 * 7/8)). */
@@ -597,6 +623,7 @@ void register_tests(void) {
         {"inserter raises at high water", test_inserter_raises_at_high_water},
         {"inserters raise again without a sweep", test_inserters_raise_again_without_sweep},
         {"sweep thins when still full", test_sweep_thins_when_still_full},
+        {"poll period follows the headroom", test_poll_period_follows_the_headroom},
         {"level lowers when sparse", test_level_lowers_when_sparse},
         {"8 inserters and a sweeper", test_concurrent_inserters_and_sweeper},
         CU_TEST_INFO_NULL,

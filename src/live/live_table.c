@@ -213,15 +213,15 @@ static void free_slot(hs_live_table *table, uint32_t index) {
     atomic_fetch_sub_explicit(&table->occupancy, 1, memory_order_relaxed);
 }
 
-/* Calls fn(table, index, ctx) for every slot whose in-use bit is set, in index order. fn
- * may free the slot it is given. */
-typedef void (*slot_fn)(hs_live_table *table, uint32_t index, void *ctx);
+/* Calls fn(index, ctx) for every slot whose in-use bit is set, in index order. fn may
+ * free the slot it is given; the walk's context carries the table, const or not as the
+ * walk needs it. */
+typedef void (*slot_fn)(uint32_t index, void *ctx);
 
 static void each_slot_in_use(const hs_live_table *table, slot_fn fn, void *ctx) {
     for (uint32_t w = 0; w < words_for(table->capacity); w++) {
         uint64_t bits = atomic_load_explicit(&table->in_use[w], memory_order_acquire);
-        for (; bits; bits &= bits - 1)
-            fn((hs_live_table *)table, w * 64 + (uint32_t)__builtin_ctzll(bits), ctx);
+        for (; bits; bits &= bits - 1) fn(w * 64 + (uint32_t)__builtin_ctzll(bits), ctx);
     }
 }
 
@@ -231,6 +231,7 @@ static bool keep_draw(hs_live_table *table, uint32_t halvings) {
 }
 
 typedef struct {
+    hs_live_table *table;
     hs_live_visit_fn visit;
     hs_live_drop_fn dropped;
     void *ctx;
@@ -238,8 +239,9 @@ typedef struct {
 } sweep_walk;
 
 /* One slot of a sweep pass (sweep_pass). */
-static void sweep_slot(hs_live_table *table, uint32_t index, void *arg) {
+static void sweep_slot(uint32_t index, void *arg) {
     const sweep_walk *w = arg;
+    hs_live_table *table = w->table;
     hs_live_slot *slot = &table->slots[index];
     void *ref = published_ref(slot);
     if (!ref) return;
@@ -265,7 +267,7 @@ static void sweep_slot(hs_live_table *table, uint32_t index, void *arg) {
  * so its weight) raised to target, or dropped. */
 static void sweep_pass(hs_live_table *table, hs_live_visit_fn visit, hs_live_drop_fn dropped,
                        void *ctx, uint32_t target) {
-    sweep_walk w = {visit, dropped, ctx, target};
+    sweep_walk w = {table, visit, dropped, ctx, target};
     each_slot_in_use(table, sweep_slot, &w);
 }
 
@@ -294,13 +296,14 @@ void hs_live_table_sweep(hs_live_table *table, hs_live_visit_fn visit, hs_live_d
 }
 
 typedef struct {
+    const hs_live_table *table;
     hs_live_read_fn fn;
     void *ctx;
 } read_walk;
 
-static void read_slot(hs_live_table *table, uint32_t index, void *arg) {
+static void read_slot(uint32_t index, void *arg) {
     const read_walk *w = arg;
-    const hs_live_slot *slot = &table->slots[index];
+    const hs_live_slot *slot = &w->table->slots[index];
     void *ref = published_ref(slot);
     if (!ref) return;
     hs_live_entry entry;
@@ -309,17 +312,19 @@ static void read_slot(hs_live_table *table, uint32_t index, void *arg) {
 }
 
 void hs_live_table_each(const hs_live_table *table, hs_live_read_fn fn, void *ctx) {
-    read_walk w = {fn, ctx};
+    read_walk w = {table, fn, ctx};
     each_slot_in_use(table, read_slot, &w);
 }
 
 typedef struct {
+    hs_live_table *table;
     hs_live_drop_fn release; /* NULL: nothing to release */
     void *ctx;
 } clear_walk;
 
-static void clear_slot(hs_live_table *table, uint32_t index, void *arg) {
+static void clear_slot(uint32_t index, void *arg) {
     const clear_walk *w = arg;
+    hs_live_table *table = w->table;
     const hs_live_slot *slot = &table->slots[index];
     void *ref = published_ref(slot);
     if (!ref) return;
@@ -333,13 +338,24 @@ static void clear_slot(hs_live_table *table, uint32_t index, void *arg) {
 }
 
 void hs_live_table_clear(hs_live_table *table, hs_live_drop_fn release, void *ctx) {
-    clear_walk w = {release, ctx};
+    clear_walk w = {table, release, ctx};
     each_slot_in_use(table, clear_slot, &w);
 }
 
 bool hs_live_table_thin_pending(const hs_live_table *table) {
     return atomic_load_explicit(&table->level, memory_order_relaxed) >
            atomic_load_explicit(&table->applied_level, memory_order_relaxed);
+}
+
+uint32_t hs_live_table_poll_ms(const hs_live_table *table, double inserts_per_second) {
+    if (hs_live_table_thin_pending(table)) return HS_LIVE_POLL_MIN_MS;
+    uint32_t occupancy = atomic_load_explicit(&table->occupancy, memory_order_relaxed);
+    if (occupancy >= table->high_water) return HS_LIVE_POLL_MIN_MS;
+    double rate = inserts_per_second > HS_LIVE_POLL_BUSY_RATE ? inserts_per_second
+                                                               : HS_LIVE_POLL_BUSY_RATE;
+    double ms = 1000.0 * (table->high_water - occupancy) / rate / 4;
+    if (ms < HS_LIVE_POLL_MIN_MS) return HS_LIVE_POLL_MIN_MS;
+    return ms > HS_LIVE_POLL_MAX_MS ? HS_LIVE_POLL_MAX_MS : (uint32_t)ms;
 }
 
 void hs_live_table_stats(const hs_live_table *table, hs_live_stats *out) {

@@ -42,6 +42,8 @@ typedef struct hs_live_tracker {
     uint32_t history_next, history_count;
     uint32_t history_epoch; /* epoch of the newest history entry */
     int64_t published_nanos; /* monotonic: when survival factors were last published */
+    int64_t poll_nanos;      /* sweeper: monotonic time of its last look at the table */
+    uint64_t poll_inserted;  /* sweeper: the table's inserts then */
     /* Lowest heap after a GC since hs_live_heap_low_water last asked (OOM episodes). */
     uint64_t low_water;
     bool low_valid;
@@ -273,10 +275,23 @@ static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
 }
 
-/* How often the sweeper checks whether the table needs thinning between GCs. Inserters
- * raise the level when the table crowds; thinning must follow before it fills, or new
- * samples find no slot. Polling keeps every lock out of the allocation path. */
-#define THIN_POLL_MS 20
+/* How long the sweeper waits before it checks again whether the table needs thinning
+ * between GCs. Inserters raise the level when the table crowds; thinning must follow
+ * before it fills, or new samples find no slot. Polling keeps every lock out of the
+ * allocation path; the insert rate since the last look sets the period
+ * (hs_live_table_poll_ms: 20 ms when the table could crowd soon, a second when idle). */
+static jlong next_poll_ms(hs_live_tracker *t) {
+    hs_live_stats stats;
+    hs_live_table_stats(t->table, &stats);
+    int64_t now = hs_monotonic_nanos();
+    double seconds = (double)(now - t->poll_nanos) / 1e9;
+    double rate = t->poll_nanos != 0 && seconds > 0
+                      ? (double)(stats.inserted - t->poll_inserted) / seconds
+                      : 0;
+    t->poll_nanos = now;
+    t->poll_inserted = stats.inserted;
+    return hs_live_table_poll_ms(t->table, rate);
+}
 
 /* Waits for a GC epoch newer than *seen, or for the table to need thinning. Returns 1 to
  * sweep (with *seen updated), 0 to stop. */
@@ -285,7 +300,7 @@ static int wait_for_work(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
     uint32_t epoch;
     while (!t->stop && (epoch = atomic_load(t->config.gc_epoch)) == *seen &&
            !hs_live_table_thin_pending(t->table))
-        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, THIN_POLL_MS), "wait") != 0)
+        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, next_poll_ms(t)), "wait") != 0)
             t->stop = 1;
     int go_on = !t->stop;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
