@@ -72,6 +72,7 @@ typedef struct {
     uint32_t stripe;    /* offered-count stripe, 1 + index (0: not assigned) */
     uint64_t level;     /* the published probability word the countdown was drawn from */
     double p;           /* its probability (for an offer of factor 1) */
+    double log_miss;    /* log(1 - p), taken once per level: each candidate needs it twice */
     double countdown;   /* offered mass to pass before the next candidate */
     double factor;      /* the last offer's factor */
     uint64_t random;    /* splitmix64 state */

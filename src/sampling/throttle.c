@@ -361,12 +361,17 @@ static void maybe_step(hs_throttle *t, int64_t tokens, int64_t now_ns) {
 static double draw_countdown(hs_throttle_thread *th) {
     if (th->p >= 1) return 0;
     double u = ((double)(hs_mix64(th->random += 0x9e3779b97f4a7c15ULL) >> 11) + 0.5) * 0x1p-53;
-    return log(u) / log1p(-th->p);
+    return log(u) / th->log_miss;
+}
+
+/* 1 - (1 - p)^factor, given log(1 - p). */
+static double probability_from_log(double p, double log_miss, double factor) {
+    if (p >= 1) return 1;
+    return factor == 1 ? p : -expm1(factor * log_miss);
 }
 
 double hs_throttle_probability(double p, double factor) {
-    if (p >= 1) return 1;
-    return factor == 1 ? p : -expm1(factor * log1p(-p));
+    return probability_from_log(p, p >= 1 ? 0 : log1p(-p), factor);
 }
 
 /* Takes up the published probability when it changed, with a fresh countdown: memoryless,
@@ -377,6 +382,7 @@ static void load_level(hs_throttle *t, hs_throttle_thread *th) {
     if (level == th->level) return;
     th->level = level;
     th->p = level_p(level);
+    th->log_miss = th->p >= 1 ? 0 : log1p(-th->p);
     th->countdown = draw_countdown(th);
 }
 
@@ -429,7 +435,7 @@ bool hs_throttle_offer_factor(hs_throttle *t, hs_throttle_thread *th, int64_t no
     th->factor = factor;
     th->countdown -= factor;
     if (th->countdown > 0) return false;
-    double q = hs_throttle_probability(th->p, factor); /* this offer's, as it was decided */
+    double q = probability_from_log(th->p, th->log_miss, factor); /* as it was decided */
     th->countdown = draw_countdown(th);
     if (!take(t, now_ns)) return false;
     *weight_fp = q >= 1 ? HS_WEIGHT_ONE : (uint64_t)llround((double)HS_WEIGHT_ONE / q);
