@@ -135,7 +135,7 @@ bool hs_live_table_thin_pending(const hs_live_table *table);
  * a small table, or fast inserts) to HS_LIVE_POLL_MAX_MS. The assumed rate covers a burst
  * that begins while the sweeper sleeps, which it cannot see until it looks: a table of
  * track=256 is polled every 20 ms as before, the default 65,536 slots about every 0.7 s,
- * so an idle JVM's sweeper wakes about once a second rather than 50 times (measured on
+ * so an idle JVM's sweeper wakes 1.4 times a second rather than 50 (measured on
  * JDK 17: a 20 ms poll cost it 4 ms of CPU a second, 80 us a wake-up). */
 #define HS_LIVE_POLL_MIN_MS 20
 #define HS_LIVE_POLL_MAX_MS 1000

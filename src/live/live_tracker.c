@@ -279,7 +279,7 @@ static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_
  * between GCs. Inserters raise the level when the table crowds; thinning must follow
  * before it fills, or new samples find no slot. Polling keeps every lock out of the
  * allocation path; the insert rate since the last look sets the period
- * (hs_live_table_poll_ms: 20 ms when the table could crowd soon, a second when idle). */
+ * (hs_live_table_poll_ms: 20 ms when the table could crowd soon, ~0.7 s when idle). */
 static jlong next_poll_ms(hs_live_tracker *t) {
     hs_live_stats stats;
     hs_live_table_stats(t->table, &stats);
