@@ -364,6 +364,9 @@ static double draw_countdown(hs_throttle_thread *th) {
     return log(u) / th->log_miss;
 }
 
+/* log(1 - p): what a thread keeps per level (0 at p = 1, where nothing is drawn). */
+static double log_of_miss(double p) { return p >= 1 ? 0 : log1p(-p); }
+
 /* 1 - (1 - p)^factor, given log(1 - p). */
 static double probability_from_log(double p, double log_miss, double factor) {
     if (p >= 1) return 1;
@@ -371,7 +374,7 @@ static double probability_from_log(double p, double log_miss, double factor) {
 }
 
 double hs_throttle_probability(double p, double factor) {
-    return probability_from_log(p, p >= 1 ? 0 : log1p(-p), factor);
+    return probability_from_log(p, log_of_miss(p), factor);
 }
 
 /* Takes up the published probability when it changed, with a fresh countdown: memoryless,
@@ -382,7 +385,7 @@ static void load_level(hs_throttle *t, hs_throttle_thread *th) {
     if (level == th->level) return;
     th->level = level;
     th->p = level_p(level);
-    th->log_miss = th->p >= 1 ? 0 : log1p(-th->p);
+    th->log_miss = log_of_miss(th->p);
     th->countdown = draw_countdown(th);
 }
 
