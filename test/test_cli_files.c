@@ -1,16 +1,22 @@
 /* test_cli_files.c: the files the heapsampler command writes: the operator's -o FILE
  * (out_file.c: atomic, no clobber without --force, a symlink replaced and never followed,
- * a missing directory refused) and the files it makes in a target's /tmp (temp_files.c,
- * with this process as the target). */
+ * a missing directory refused), and the privilege boundary (target_side.c) with this
+ * process as the target: what the child may hold and send, how the parent takes it, the
+ * files the child makes in the target's /tmp. */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "out_file.h"
+#include "privilege.h"
 #include "target.h"
+#include "target_side.h"
 #include "temp_files.h"
 #include "unit.h"
 
@@ -24,13 +30,16 @@ static int teardown(void) {
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* An fd reading `text` (a pipe: what the command copies from the target). */
-static int source(const char *text) {
-    int fds[2];
-    CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
-    CU_ASSERT_EQUAL(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
-    close(fds[1]);
-    return fds[0];
+/* Writes text into FILE through the command's out file (what the parent does with the
+ * bytes the child sends). Returns the exit code. */
+static int write_out(const char *file, bool force, const char *text) {
+    cli_out o;
+    cli_err e = {0, ""};
+    int rc = cli_out_open(&o, file, force, &e);
+    if (rc == 0) rc = cli_out_write(&o, text, strlen(text), &e);
+    if (rc == 0) rc = cli_out_commit(&o, &e);
+    cli_out_abort(&o);
+    return rc;
 }
 
 static void expect_content(const char *path, const char *text) {
@@ -53,20 +62,14 @@ static void test_out_copy(void) {
     snprintf(file, sizeof file, "%s/heap.html", dir);
     cli_err e = {0, ""};
     CU_ASSERT_EQUAL(cli_out_check(file, false, &e), 0);
-    int fd = source("first");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, false, &e), 0);
-    close(fd);
+    CU_ASSERT_EQUAL(write_out(file, false, "first"), 0);
     expect_content(file, "first");
     CU_ASSERT_EQUAL(cli_out_check(file, false, &e), CLI_EXIT_EXISTS);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "use --force"));
-    fd = source("second");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, false, &e), CLI_EXIT_EXISTS); /* raced in: still refused */
-    close(fd);
+    CU_ASSERT_EQUAL(write_out(file, false, "second"), CLI_EXIT_EXISTS); /* raced in: still refused */
     expect_content(file, "first");
     CU_ASSERT_EQUAL(cli_out_check(file, true, &e), 0);
-    fd = source("third");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, true, &e), 0);
-    close(fd);
+    CU_ASSERT_EQUAL(write_out(file, true, "third"), 0);
     expect_content(file, "third");
     CU_ASSERT_FALSE(stray_files("heap.html", "heap.html"));
 }
@@ -79,13 +82,8 @@ static void test_out_symlink_replaced(void) {
     CU_ASSERT_EQUAL(write(v, "keep", 4), 4);
     close(v);
     CU_ASSERT_EQUAL_FATAL(symlink(victim, file), 0);
-    cli_err e = {0, ""};
-    int fd = source("profile");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, false, &e), CLI_EXIT_EXISTS);
-    close(fd);
-    fd = source("profile");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, true, &e), 0);
-    close(fd);
+    CU_ASSERT_EQUAL(write_out(file, false, "profile"), CLI_EXIT_EXISTS);
+    CU_ASSERT_EQUAL(write_out(file, true, "profile"), 0);
     struct stat st;
     CU_ASSERT_EQUAL(lstat(file, &st), 0);
     CU_ASSERT_TRUE(S_ISREG(st.st_mode)); /* the link itself was replaced */
@@ -100,37 +98,146 @@ static void test_out_bad_directory(void) {
     cli_err e = {0, ""};
     CU_ASSERT_EQUAL(cli_out_check(file, false, &e), CLI_EXIT_WRITE);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cannot write into"));
-    int fd = source("x");
-    CU_ASSERT_EQUAL(cli_out_copy(fd, file, false, &e), CLI_EXIT_WRITE);
-    close(fd);
+    CU_ASSERT_EQUAL(write_out(file, false, "x"), CLI_EXIT_WRITE);
     snprintf(file, sizeof file, "%s", dir);
     CU_ASSERT_EQUAL(cli_out_check(file, true, &e), CLI_EXIT_WRITE); /* a directory */
 }
 
-static void test_target_file(void) {
+/* ---- the privilege boundary, with this process as the target ---- */
+
+static int send_facts(cli_side *s, void *arg, cli_err *e) {
+    (void)arg;
+    (void)e;
+    char *status = cli_read_file("/proc/self/status", 1 << 16, NULL);
+    char ids[64];
+    uid_t r, u, sv;
+    getresuid(&r, &u, &sv);
+    snprintf(ids, sizeof ids, "%u/%u/%u", (unsigned)r, (unsigned)u, (unsigned)sv);
+    cli_side_send_info(s, "caps", status && cli_status_no_caps(status) ? "none" : "some");
+    cli_side_send_info(s, "ids", ids);
+    cli_side_send_info(s, "dumpable", prctl(PR_GET_DUMPABLE) ? "yes" : "no");
+    free(status);
+    int fd = -1;
+    for (int i = 3; i < 64; i++) /* the only descriptors: the channel and the side's */
+        if (fcntl(i, F_GETFD) >= 0 && i != s->channel && i != s->rootfd && i != s->cwdfd &&
+            i != s->t->pidfd && i != s->t->procfd)
+            fd = i;
+    cli_side_send_info(s, "stray_fd", fd >= 0 ? "yes" : "no");
+    cli_side_send_text(s, "hello ", 6);
+    cli_side_send_text(s, "world", 5);
+    cli_side_send_data(s, 0, "DATA", 4);
+    return 0;
+}
+
+static void test_side_run(void) {
     cli_target self;
     cli_err e = {0, ""};
     CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
-    CU_ASSERT_EQUAL(self.euid, geteuid());
-    CU_ASSERT_STRING_EQUAL(self.libjvm, ""); /* not a JVM, and not asked to be */
-    CU_ASSERT_EQUAL(cli_target_inspect(getpid(), &self, true, &e), CLI_EXIT_NOT_JVM);
-    cli_target_file a, b;
-    CU_ASSERT_EQUAL_FATAL(cli_target_file_create(&self, "reply", &a, &e), 0);
-    CU_ASSERT_EQUAL_FATAL(cli_target_file_create(&self, "reply", &b, &e), 0);
-    CU_ASSERT_STRING_NOT_EQUAL(a.inner, b.inner); /* two commands at once: two files */
-    CU_ASSERT_EQUAL(strncmp(a.inner, "/tmp/.heapsampler-", 18), 0);
-    char expected_host[PATH_MAX + 32];
-    snprintf(expected_host, sizeof expected_host, "/proc/%d/root%s", getpid(), a.inner);
-    CU_ASSERT_STRING_EQUAL(a.host, expected_host);
+    char file[128];
+    snprintf(file, sizeof file, "%s/side.txt", dir);
+    cli_out out;
+    CU_ASSERT_EQUAL_FATAL(cli_out_open(&out, file, false, &e), 0);
+    cli_side_result r;
+    memset(&r, 0, sizeof r);
+    r.streams[0] = &out;
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, send_facts, NULL, cli_now_ms() + 5000, &r, &e), 0);
+    CU_ASSERT_EQUAL(cli_out_commit(&out, &e), 0);
+    CU_ASSERT_STRING_EQUAL(r.answer, "hello world");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "caps"), "none");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "dumpable"), "no");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "stray_fd"), "no");
+    char ids[64];
+    snprintf(ids, sizeof ids, "%u/%u/%u", (unsigned)geteuid(), (unsigned)geteuid(), (unsigned)geteuid());
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "ids"), ids);
+    CU_ASSERT_PTR_NULL(cli_side_info(&r, "missing"));
+    expect_content(file, "DATA");
+    unlink(file);
+    cli_side_result_free(&r);
+    cli_target_close(&self);
+}
+
+/* A child that breaks the protocol: a record longer than any the parent takes. */
+static int send_oversized(cli_side *s, void *arg, cli_err *e) {
+    (void)arg;
+    (void)e;
+    cli_record_head h = {CLI_RECORD_TEXT, 0, CLI_SIDE_RECORD_MAX + 1};
+    if (write(s->channel, &h, sizeof h) != (ssize_t)sizeof h) return 1;
+    pause(); /* the parent must not wait for the rest */
+    return 0;
+}
+
+static int sleep_forever(cli_side *s, void *arg, cli_err *e) {
+    (void)s;
+    (void)arg;
+    (void)e;
+    sleep(60); /* the parent kills it at the deadline */
+    return 0;
+}
+
+static int fail_in_child(cli_side *s, void *arg, cli_err *e) {
+    (void)arg;
+    return cli_fail(e, CLI_EXIT_AGENT, "refused in the child of %d", s->t->pid);
+}
+
+static int die_in_child(cli_side *s, void *arg, cli_err *e) {
+    (void)s;
+    (void)arg;
+    (void)e;
+    raise(SIGKILL);
+    return 0;
+}
+
+static void test_side_failures(void) {
+    cli_target self;
+    cli_err e = {0, ""};
+    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    cli_side_result r;
+    memset(&r, 0, sizeof r);
+    long start = cli_now_ms();
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, send_oversized, NULL, start + 5000, &r, &e), CLI_EXIT_AGENT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "sent a record of 65537 bytes"));
+    CU_ASSERT(cli_now_ms() - start < 2000);
+    start = cli_now_ms();
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, sleep_forever, NULL, start + 300, &r, &e), CLI_EXIT_TIMEOUT);
+    long took = cli_now_ms() - start;
+    CU_ASSERT(took >= 300 && took < 300 + CLI_SIDE_GRACE_MS + 1000);
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, fail_in_child, NULL, cli_now_ms() + 5000, &r, &e), CLI_EXIT_AGENT);
+    char want[64];
+    snprintf(want, sizeof want, "refused in the child of %d", getpid());
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, die_in_child, NULL, cli_now_ms() + 5000, &r, &e), CLI_EXIT_ATTACH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "killed by signal 9"));
+    CU_ASSERT_PTR_NULL(r.answer);
+    cli_target_close(&self);
+}
+
+/* The child's files in the target's /tmp: made through the side's /tmp descriptor, removed
+ * when the child ends even when it does not remove them itself. */
+static int make_target_file(cli_side *s, void *arg, cli_err *e) {
+    const char *name = arg;
+    int rc = cli_side_tmp(s, e);
+    if (rc) return rc;
+    if (cli_temp_create_at(s->tmpfd, name) < 0) return cli_fail(e, CLI_EXIT_ATTACH, "create: %s", strerror(errno));
     struct stat st;
-    CU_ASSERT_EQUAL(lstat(a.inner, &st), 0);
-    CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
-    CU_ASSERT_EQUAL(st.st_uid, geteuid());
-    cli_target_file_discard(&a);
-    cli_target_file_discard(&b);
-    CU_ASSERT_NOT_EQUAL(access(a.inner, F_OK), 0);
-    CU_ASSERT_NOT_EQUAL(access(b.inner, F_OK), 0);
-    cli_target_file_discard(&a); /* twice: harmless */
+    char mode[16];
+    snprintf(mode, sizeof mode, "%o", fstatat(s->tmpfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st.st_mode & 0777 : 0);
+    cli_side_send_info(s, "mode", mode);
+    return 0;
+}
+
+static void test_side_target_files(void) {
+    cli_target self;
+    cli_err e = {0, ""};
+    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    char name[64], path[96];
+    snprintf(name, sizeof name, ".heapsampler-test-%d", getpid());
+    snprintf(path, sizeof path, "/tmp/%s", name);
+    cli_side_result r;
+    memset(&r, 0, sizeof r);
+    CU_ASSERT_EQUAL(cli_side_run(&self, -1, make_target_file, name, cli_now_ms() + 5000, &r, &e), 0);
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "mode"), "600");
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* removed with the child */
+    cli_target_close(&self);
 }
 
 static void test_no_process(void) {
@@ -144,7 +251,9 @@ static CU_TestInfo tests[] = {
     {"out file: atomic, no clobber, --force", test_out_copy},
     {"out file: a symlink is replaced, not followed", test_out_symlink_replaced},
     {"out file: missing directory", test_out_bad_directory},
-    {"target files: exclusive, 0600, unique, removed", test_target_file},
+    {"boundary: a child without capabilities or stray fds, records received", test_side_run},
+    {"boundary: protocol break, timeout, child's failure line, killed child", test_side_failures},
+    {"boundary: the child's files in the target's /tmp, removed with it", test_side_target_files},
     {"no such process", test_no_process},
     CU_TEST_INFO_NULL,
 };

@@ -4,7 +4,8 @@
  *          one "heapsampler: ..." line on stderr and a bounded time: an unknown verb or
  *          flag and a pid that is not a number (1), a pid that does not exist (2), a process
  *          that is not a JVM (3, and it lives on), an agent of another version (8), a JVM with -XX:+DisableAttachMechanism,
- *          agent loaded at startup or not (5, its output untouched), a stopped JVM with --timeout 2s (6), status without
+ *          agent loaded at startup or not (5 at once, also for top without the agent: load cannot help; its output
+ *          untouched), a stopped JVM (6 at once, saying so, not after --timeout 20s), status without
  *          the agent (7), a bad option to load (9, the agent's message), an existing output
  *          file without --force (10), a full disk (11, root only), load when loaded (12).
  *          No file is left behind, and the applications keep their exit codes
@@ -52,6 +53,7 @@ public class CliErrorsTest {
             Cli.run("status", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
             Cli.run("top", closed.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closed.pidString());
             Cli.run("load", closedBare.pidString()).assertFailure(Cli.EXIT_ATTACH, BOUND, closedBare.pidString());
+            Cli.run("top", closedBare.pidString()).assertFailure(Cli.EXIT_ATTACH, QUICK, "DisableAttachMechanism");
 
             Cli.run("status", bare.pidString()).assertFailure(Cli.EXIT_NOT_LOADED, BOUND, "not loaded");
             Cli.run("top", bare.pidString()).assertFailure(Cli.EXIT_NOT_LOADED, BOUND, "not loaded");
@@ -168,13 +170,13 @@ public class CliErrorsTest {
         }
     }
 
-    /** A stopped JVM cannot answer: --timeout 2s gives up with 6, well within 20 s. */
+    /** A stopped JVM cannot answer: told at once (6), not after --timeout 20s. */
     static void timeout(Cli.Target t) throws Exception {
         Cli.system("kill", "-STOP", t.pidString());
         try {
             awaitStopped(t.pid());
-            Cli.run("status", t.pidString(), "--timeout", "2s")
-                    .assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "timeout");
+            Cli.run("status", t.pidString(), "--timeout", "20s")
+                    .assertFailure(Cli.EXIT_TIMEOUT, QUICK, "stopped", "kill -CONT");
         } finally {
             Cli.system("kill", "-CONT", t.pidString());
         }

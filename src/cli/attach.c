@@ -1,6 +1,8 @@
-/* attach.c: the attach handshake and the load operation (see attach.h). */
+/* attach.c: the attach handshake and the load operation, on the target's side (see
+ * attach.h). */
 #include "attach.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,10 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ns_path.h"
+#include "cli_faults.h"
+#include "perfdata.h"
+#include "resolve.h"
 #include "temp_files.h"
 
 #define MAX_RESPONSE (1u << 20)
+#define ALIVE_CHECK_MS 100
 
 static long remaining(long deadline) {
     long r = deadline - cli_now_ms();
@@ -29,136 +34,220 @@ static void sleep_ms(long ms) {
     nanosleep(&ts, NULL);
 }
 
-/* 1: the socket exists and belongs to the target's user; 0: absent; an exit code else. */
-static int socket_ready(const cli_target *t, const char *sock, cli_err *e) {
-    struct stat st;
-    if (lstat(sock, &st) != 0) {
+/* Opens the socket file itself (O_PATH): 1 with *fd, 0 when absent, an exit code else. */
+static int open_socket_file(cli_side *s, int *fd, cli_err *e) {
+    char name[32];
+    snprintf(name, sizeof name, ".java_pid%d", s->t->nspid);
+    *fd = cli_resolve(s->tmpfd, name, O_PATH, 0);
+    if (*fd < 0) {
         if (errno == ENOENT) return 0;
-        if (cli_target_exited(t->pid))
-            return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", t->pid);
-        return cli_fail(e, CLI_EXIT_ATTACH, "cannot see %s: %s", sock, strerror(errno));
+        if (errno == ELOOP)
+            return cli_fail(e, CLI_EXIT_ATTACH, "/tmp/%s of process %d is a symbolic link: refusing it", name,
+                            s->t->pid);
+        if (cli_target_exited(s->t)) return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", s->t->pid);
+        return cli_fail(e, CLI_EXIT_ATTACH, "cannot see /tmp/%s of process %d: %s", name, s->t->pid,
+                        strerror(errno));
     }
-    if (!S_ISSOCK(st.st_mode) || st.st_uid != t->euid)
+    struct stat st;
+    if (fstat(*fd, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
+        close(*fd);
+        *fd = -1;
         return cli_fail(e, CLI_EXIT_ATTACH,
-                        "%s is not a socket of the JVM's user (uid %u, owner %u): refusing to use it",
-                        sock, (unsigned)t->euid, (unsigned)st.st_uid);
+                        "/tmp/%s of process %d is not a socket of the JVM's user (uid %u, owner %u): refusing it",
+                        name, s->t->pid, (unsigned)geteuid(), (unsigned)st.st_uid);
+    }
     return 1;
+}
+
+bool cli_attach_socket_present(cli_side *s) {
+    cli_err ignored;
+    int fd = -1;
+    bool present = cli_side_tmp(s, &ignored) == 0 && open_socket_file(s, &fd, &ignored) == 1;
+    if (fd >= 0) close(fd);
+    return present;
+}
+
+int cli_attach_supported(cli_side *s) {
+    cli_err ignored;
+    if (cli_side_tmp(s, &ignored) != 0) return -1;
+    int dirfd = openat(s->tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = dirfd >= 0 ? fdopendir(dirfd) : NULL;
+    if (!dir) {
+        if (dirfd >= 0) close(dirfd);
+        return -1;
+    }
+    cli_file_rules rules = {true, geteuid(), CLI_PERFDATA_MAX};
+    int verdict = -1;
+    for (struct dirent *d; verdict < 0 && remaining(s->deadline) > 0 && (d = readdir(dir));) {
+        if (strncmp(d->d_name, "hsperfdata_", 11) != 0) continue;
+        char path[300];
+        snprintf(path, sizeof path, "%.255s/%d", d->d_name, s->t->nspid);
+        char *bytes = NULL;
+        size_t len = 0;
+        if (cli_read_checked(s->tmpfd, path, &rules, "perfdata", CLI_EXIT_ATTACH, s->deadline, &bytes, &len,
+                             &ignored) == 0)
+            verdict = cli_perfdata_attach((const unsigned char *)bytes, len);
+        free(bytes);
+    }
+    closedir(dir);
+    return verdict;
 }
 
 /* Creates the trigger file in the target's cwd, else its /tmp. Returns its slot, -2 when
  * another client's trigger is there already, -1 when neither place takes one. */
-static int create_trigger(const cli_target *t) {
-    char name[32], dir[64];
-    snprintf(name, sizeof name, ".attach_pid%d", t->nspid);
-    snprintf(dir, sizeof dir, "/proc/%d/cwd", t->pid);
-    for (int place = 0; place < 2; place++) {
-        int slot = cli_temp_create_in(dir, name);
+static int create_trigger(cli_side *s) {
+    char name[32];
+    snprintf(name, sizeof name, ".attach_pid%d", s->t->nspid);
+    const int dirs[] = {s->cwdfd, s->tmpfd};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (dirs[i] < 0) continue;
+        int slot = cli_temp_create_at(dirs[i], name);
         if (slot >= 0) return slot;
         if (errno == EEXIST) return -2;
-        snprintf(dir, sizeof dir, "/proc/%d/root/tmp", t->pid);
     }
     return -1;
 }
 
-/* Starts the target's attach listener and waits for its socket. Returns 0 or an exit code. */
-static int start_listener(const cli_target *t, const char *sock, long deadline, cli_err *e) {
+/* Why SIGQUIT must not be sent, or 0. */
+static int refuse_signal(cli_side *s, cli_err *e) {
+    const cli_target *t = s->t;
     if (!t->catches_sigquit)
         return cli_fail(e, CLI_EXIT_ATTACH,
                         "process %d does not handle SIGQUIT (started with -Xrs, or still starting): "
                         "attaching would kill it",
                         t->pid);
-    if (cli_target_attach_disabled(t->pid))
+    if (t->attach_disabled || cli_attach_supported(s) == 0)
         return cli_fail(e, CLI_EXIT_ATTACH, "process %d runs with -XX:+DisableAttachMechanism: it refuses "
                                             "every attach", t->pid);
-    if (cli_target_stopped(t->pid))
-        return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d is stopped (SIGSTOP or a debugger): it cannot answer "
-                                             "until resumed", t->pid);
-    int slot = create_trigger(t);
+    return cli_side_check_alive(s, e);
+}
+
+/* Starts the target's attach listener and waits for its socket (*sockfile). Returns 0 or
+ * an exit code. */
+static int start_listener(cli_side *s, int *sockfile, cli_err *e) {
+    int rc = refuse_signal(s, e);
+    if (rc) return rc;
+    int slot = create_trigger(s);
     if (slot == -1)
         return cli_fail(e, CLI_EXIT_ATTACH, "cannot create the attach trigger in the cwd or /tmp of process "
-                                            "%d: %s", t->pid, strerror(errno));
-    if (slot >= 0 && kill(t->pid, SIGQUIT) != 0) {
+                                            "%d: %s", s->t->pid, strerror(errno));
+    cli_fault_stop("signal");
+    if (slot >= 0 && cli_target_signal(s->t, SIGQUIT) != 0) {
+        int err = errno;
         cli_temp_remove(slot);
-        return cli_fail(e, errno == ESRCH ? CLI_EXIT_NO_PROCESS : CLI_EXIT_ATTACH,
-                        "cannot signal process %d: %s", t->pid, strerror(errno));
+        return err == ESRCH ? cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", s->t->pid)
+                            : cli_fail(e, CLI_EXIT_ATTACH, "cannot signal process %d: %s", s->t->pid, strerror(err));
     }
-    int rc = 0;
     for (long wait = 10;; wait = wait < 200 ? wait * 2 : 200) {
-        rc = socket_ready(t, sock, e);
+        rc = open_socket_file(s, sockfile, e);
         if (rc != 0) break;
-        if (cli_target_exited(t->pid)) {
-            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited", t->pid);
-            break;
-        }
-        if (remaining(deadline) == 0) {
+        rc = cli_side_check_alive(s, e);
+        if (rc) break;
+        if (remaining(s->deadline) == 0) {
             rc = cli_fail(e, CLI_EXIT_TIMEOUT,
                           "no attach socket from process %d within the timeout after SIGQUIT%s (the "
                           "JVM may be too busy: try a longer --timeout)",
-                          t->pid, slot == -2 ? " (another attach's trigger file is present)" : "");
+                          s->t->pid, slot == -2 ? " (another attach's trigger file is present)" : "");
             break;
         }
-        sleep_ms(wait < remaining(deadline) ? wait : remaining(deadline));
+        sleep_ms(wait < remaining(s->deadline) ? wait : remaining(s->deadline));
     }
     if (slot >= 0) cli_temp_remove(slot);
     return rc == 1 ? 0 : rc;
 }
 
-/* Waits for fd to be ready for events until deadline. Returns 1, 0 on timeout, -1 on error. */
-static int wait_fd(int fd, short events, long deadline) {
+/* Waits for fd to be ready until the deadline, checking every 100 ms that the target is
+ * neither stopped nor gone. Returns 1, 0 on timeout, or -(exit code) with the line in e. */
+static int wait_fd(cli_side *s, int fd, short events, cli_err *e) {
     for (;;) {
+        long left = remaining(s->deadline);
+        if (left == 0) return 0;
         struct pollfd p = {fd, events, 0};
-        int n = poll(&p, 1, (int)remaining(deadline));
-        if (n < 0 && errno == EINTR) continue;
-        return n;
+        int n = poll(&p, 1, left < ALIVE_CHECK_MS ? (int)left : ALIVE_CHECK_MS);
+        if (n > 0) return 1;
+        if (n < 0 && errno != EINTR) return 1; /* the next call says why */
+        int rc = cli_side_check_alive(s, e);
+        if (rc) return -rc;
     }
 }
 
-static int connect_socket(const cli_target *t, const char *sock, long deadline, cli_err *e) {
+/* The peer of fd must be the target process, as its user. */
+static int check_peer(cli_side *s, int fd, cli_err *e) {
+    struct ucred peer;
+    socklen_t len = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0)
+        return cli_fail(e, CLI_EXIT_ATTACH, "cannot tell who serves the attach socket of process %d: %s", s->t->pid,
+                        strerror(errno));
+    if (peer.pid != s->t->pid || peer.uid != geteuid())
+        return cli_fail(e, CLI_EXIT_ATTACH,
+                        "the attach socket /tmp/.java_pid%d of process %d is served by process %d (uid %u), not by "
+                        "the JVM: refusing it",
+                        s->t->nspid, s->t->pid, (int)peer.pid, (unsigned)peer.uid);
+    return 0;
+}
+
+/* Connects to the socket file's own inode and checks its peer. Returns the fd, or -(exit code). */
+static int connect_socket(cli_side *s, int sockfile, cli_err *e) {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    if (strlen(sock) >= sizeof addr.sun_path)
-        return -cli_fail(e, CLI_EXIT_ATTACH, "socket path too long: %s", sock);
-    strcpy(addr.sun_path, sock);
+    snprintf(addr.sun_path, sizeof addr.sun_path, "/proc/self/fd/%d", sockfile);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) return -cli_fail(e, CLI_EXIT_ATTACH, "socket: %s", strerror(errno));
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0 && errno != EINPROGRESS && errno != EAGAIN) {
-        int err = errno;
-        close(fd);
-        return -cli_fail(e, CLI_EXIT_ATTACH, "cannot connect to the attach socket of process %d: %s",
-                         t->pid, strerror(err));
+    int rc = 0;
+    while (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        if (errno == EINPROGRESS) break;
+        if (errno == EAGAIN && remaining(s->deadline) > 0) { /* the listener's backlog is full */
+            sleep_ms(20);
+            continue;
+        }
+        rc = errno == EAGAIN ? cli_fail(e, CLI_EXIT_TIMEOUT, "process %d did not accept the attach connection in "
+                                                            "time", s->t->pid)
+                             : cli_fail(e, CLI_EXIT_ATTACH, "cannot connect to the attach socket of process %d: %s",
+                                        s->t->pid, strerror(errno));
+        break;
     }
-    if (wait_fd(fd, POLLOUT, deadline) <= 0) {
+    if (rc == 0) {
+        int ready = wait_fd(s, fd, POLLOUT, e);
+        if (ready == 0)
+            rc = cli_fail(e, CLI_EXIT_TIMEOUT, "process %d did not accept the attach connection in time", s->t->pid);
+        else if (ready < 0)
+            rc = -ready;
+    }
+    if (rc == 0) rc = check_peer(s, fd, e);
+    if (rc) {
         close(fd);
-        return -cli_fail(e, CLI_EXIT_TIMEOUT, "process %d did not accept the attach connection in time",
-                         t->pid);
+        return -rc;
     }
     return fd;
 }
 
-static int send_all(int fd, const char *buf, size_t len, long deadline, const cli_target *t, cli_err *e) {
+static int send_all(cli_side *s, int fd, const char *buf, size_t len, cli_err *e) {
     while (len > 0) {
-        if (wait_fd(fd, POLLOUT, deadline) <= 0)
-            return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d did not take the attach request in time", t->pid);
+        int ready = wait_fd(s, fd, POLLOUT, e);
+        if (ready < 0) return -ready;
+        if (ready == 0)
+            return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d did not take the attach request in time", s->t->pid);
         ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n < 0) return cli_fail(e, CLI_EXIT_ATTACH, "sending to process %d: %s", t->pid, strerror(errno));
+        if (n < 0) return cli_fail(e, CLI_EXIT_ATTACH, "sending to process %d: %s", s->t->pid, strerror(errno));
         buf += n;
         len -= (size_t)n;
     }
     return 0;
 }
 
-/* Reads until the JVM closes the connection. */
-static int read_all(int fd, char **out, long deadline, const cli_target *t, cli_err *e) {
+/* Reads until the JVM closes the connection (at most MAX_RESPONSE bytes). */
+static int read_all(cli_side *s, int fd, char **out, cli_err *e) {
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
     if (!buf) return cli_fail(e, CLI_EXIT_ATTACH, "out of memory");
     for (;;) {
-        int ready = wait_fd(fd, POLLIN, deadline);
+        int ready = wait_fd(s, fd, POLLIN, e);
         if (ready <= 0) {
             free(buf);
+            if (ready < 0) return -ready;
             return cli_fail(e, CLI_EXIT_TIMEOUT,
                             "process %d did not answer within the timeout (a JVM busy in a safepoint "
-                            "or GC can take long: try a longer --timeout)", t->pid);
+                            "or GC can take long: try a longer --timeout)", s->t->pid);
         }
         if (used + 1 >= cap) {
             if (cap >= MAX_RESPONSE) break;
@@ -177,33 +266,39 @@ static int read_all(int fd, char **out, long deadline, const cli_target *t, cli_
     return 0;
 }
 
-int cli_attach_load(const cli_target *t, const char *library, const char *options, long deadline,
-                    cli_attach_response *resp, char **raw, cli_err *e) {
+/* The socket file, there already or made by the listener SIGQUIT starts. */
+static int find_socket(cli_side *s, int *sockfile, cli_err *e) {
+    int rc = cli_side_tmp(s, e);
+    if (rc == 0) rc = open_socket_file(s, sockfile, e);
+    if (rc == 0) return start_listener(s, sockfile, e);
+    return rc == 1 ? 0 : rc;
+}
+
+int cli_attach_load(cli_side *s, const char *library, const char *options, cli_attach_response *resp, char **raw,
+                    cli_err *e) {
     *raw = NULL;
     char request[3 * CLI_ATTACH_ARG_MAX + 32];
     size_t request_len = cli_attach_load_request(request, sizeof request, library, options);
     if (request_len == 0)
         return cli_fail(e, CLI_EXIT_USAGE, "the library path or the options exceed %d characters",
                         CLI_ATTACH_ARG_MAX - 1);
-    char sock[PATH_MAX];
-    snprintf(sock, sizeof sock, "/proc/%d/root/tmp/.java_pid%d", t->pid, t->nspid);
-    int rc = socket_ready(t, sock, e);
-    if (rc == 0) rc = start_listener(t, sock, deadline, e);
-    else rc = rc == 1 ? 0 : rc;
+    int sockfile = -1;
+    int rc = find_socket(s, &sockfile, e);
     if (rc) return rc;
-    int fd = connect_socket(t, sock, deadline, e);
+    int fd = connect_socket(s, sockfile, e);
+    close(sockfile);
     if (fd < 0) return -fd;
-    rc = send_all(fd, request, request_len, deadline, t, e);
-    if (rc == 0) rc = read_all(fd, raw, deadline, t, e);
+    rc = send_all(s, fd, request, request_len, e);
+    if (rc == 0) rc = read_all(s, fd, raw, e);
     close(fd);
     if (rc) return rc;
     if (cli_attach_parse_response(*raw, strlen(*raw), resp) != 0) {
-        if (!**raw && cli_target_exited(t->pid))
-            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited before it answered", t->pid);
+        if (!**raw && cli_target_exited(s->t))
+            rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d exited before it answered", s->t->pid);
         else if (!**raw)
-            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d closed the attach connection without an answer", t->pid);
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d closed the attach connection without an answer", s->t->pid);
         else
-            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'", t->pid, *raw);
+            rc = cli_fail(e, CLI_EXIT_ATTACH, "process %d answered the attach request with '%.80s'", s->t->pid, *raw);
         free(*raw);
         *raw = NULL;
     }

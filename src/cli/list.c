@@ -1,4 +1,9 @@
-/* list.c: `heapsampler list`, the JVMs on this host that the operator may attach to. */
+/* list.c: `heapsampler list`, the JVMs on this host that the operator may attach to.
+ *
+ * /proc is read as the operator; what lies in each JVM's tree (its JDK's release file, its
+ * perfdata, its attach socket, the agent's status answer) is read on the target's side,
+ * as its user, one short-lived child per JVM (target_side.h), bounded in time. A stopped
+ * JVM is not asked; one that refuses attach is marked. Everything shown is escaped. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -7,13 +12,17 @@
 #include <unistd.h>
 
 #include "agent_call.h"
+#include "attach.h"
 #include "attach_proto.h"
 #include "cmdline.h"
 #include "ns_path.h"
+#include "resolve.h"
+#include "safe_text.h"
 #include "target.h"
+#include "target_side.h"
 #include "verbs.h"
 
-#define LIST_STATUS_TIMEOUT_MS 2000L
+#define LIST_PROBE_TIMEOUT_MS 2000L
 
 typedef struct {
     int pid;
@@ -22,46 +31,81 @@ typedef struct {
     char agent[96];
 } list_row;
 
-static void jdk_version(const cli_target *t, char *out, size_t len) {
-    snprintf(out, len, "?");
-    char home[PATH_MAX], release[PATH_MAX + 16], host[PATH_MAX + 64];
-    if (cli_java_home(t->libjvm, home, sizeof home) != 0) return;
-    snprintf(release, sizeof release, "%s/release", home);
-    if (cli_host_path(host, sizeof host, t->pid, release) != 0) return;
-    char *text = cli_read_file(host, 1 << 16, NULL);
-    if (text) cli_release_version(text, out, len);
-    free(text);
+/* JAVA_VERSION of the JDK's release file, read as the target's user (no FIFO, no device,
+ * no link: a file of any owner, at most 64 KiB). */
+static void send_jdk_version(cli_side *s) {
+    char home[PATH_MAX], release[PATH_MAX + 16], version[48] = "?";
+    if (cli_java_home(s->t->libjvm, home, sizeof home) == 0) {
+        snprintf(release, sizeof release, "%s/release", home);
+        cli_file_rules rules = {false, 0, 1 << 16};
+        cli_err ignored;
+        char *text = NULL;
+        if (cli_read_checked(s->rootfd, release, &rules, "release", CLI_EXIT_ATTACH, s->deadline, &text, NULL,
+                             &ignored) == 0 &&
+            !cli_release_version(text, version, sizeof version))
+            snprintf(version, sizeof version, "?");
+        free(text);
+    }
+    cli_side_send_info(s, "jdk", version);
 }
 
 /* The agent's state: the "state:" line of a quick status. */
-static void agent_state(const cli_target *t, char *out, size_t len) {
-    if (!t->agent[0]) {
-        snprintf(out, len, "-");
-        return;
-    }
+static void send_agent_state(cli_side *s) {
+    const cli_target *t = s->t;
+    char out[96];
     /* Only a JVM whose attach listener runs is asked: starting one (SIGQUIT) in every JVM of
      * the host just to list them would be intrusive. */
-    char sock[PATH_MAX];
-    snprintf(sock, sizeof sock, "/proc/%d/root/tmp/.java_pid%d", t->pid, t->nspid);
-    if (access(sock, F_OK) != 0) {
-        snprintf(out, len, "loaded (not asked yet: heapsampler status %d)", t->pid);
-        return;
+    if (!cli_attach_socket_present(s)) {
+        snprintf(out, sizeof out, "loaded (not asked yet: heapsampler status %d)", t->pid);
+    } else {
+        cli_err e = {0, ""};
+        char *answer = NULL, state[64];
+        int rc = cli_agent_ask_in_target(s, t->agent, "status", &answer, &e);
+        if (rc == 0 && cli_text_field(answer, "state", state, sizeof state)) snprintf(out, sizeof out, "loaded, %s", state);
+        else if (rc == CLI_EXIT_TIMEOUT) snprintf(out, sizeof out, "loaded (no answer)");
+        else if (rc == CLI_EXIT_VERSION) snprintf(out, sizeof out, "loaded (other version)");
+        else if (rc == CLI_EXIT_AGENT) snprintf(out, sizeof out, "loaded (no answer: an older agent?)");
+        else snprintf(out, sizeof out, "loaded (status failed: exit %d)", rc);
+        free(answer);
     }
-    if (cli_target_enter(t) != 0) {
-        snprintf(out, len, "loaded (cannot ask)");
-        return;
-    }
+    cli_side_send_info(s, "agent", out);
+}
+
+static int probe(cli_side *s, void *arg, cli_err *e) {
+    (void)arg;
+    (void)e;
+    send_jdk_version(s);
+    int attach = s->t->attach_disabled ? 0 : cli_attach_supported(s);
+    cli_side_send_info(s, "attach", attach == 0 ? "0" : "1");
+    if (s->t->agent[0] && attach != 0 && !s->t->stopped) send_agent_state(s);
+    return 0;
+}
+
+/* The HEAPSAMPLER column: the agent's state, and why the JVM cannot be asked. */
+static void agent_column(const cli_target *t, const cli_side_result *r, char *out, size_t len) {
+    const char *state = cli_side_info(r, "agent"), *attach = cli_side_info(r, "attach");
+    bool disabled = t->attach_disabled || (attach && strcmp(attach, "0") == 0);
+    const char *loaded = t->agent[0] ? "loaded" : "-";
+    if (t->stopped) snprintf(out, len, "%s (stopped: cannot answer until resumed)", loaded);
+    else if (disabled) snprintf(out, len, "%s (attach disabled: -XX:+DisableAttachMechanism)", loaded);
+    else snprintf(out, len, "%s", state ? state : loaded);
+}
+
+static void fill_row(cli_target *t, list_row *row) {
+    row->pid = t->pid;
+    size_t len = 0;
+    char *cmd = cli_read_proc(t, "cmdline", 1 << 20, &len);
+    if (cmd) cli_main_class(cmd, len, row->main, sizeof row->main);
+    else snprintf(row->main, sizeof row->main, "?");
+    free(cmd);
+    cli_side_result r;
+    memset(&r, 0, sizeof r);
     cli_err e = {0, ""};
-    char *answer = NULL;
-    int rc = cli_agent_call(t, t->agent, "status", cli_now_ms() + LIST_STATUS_TIMEOUT_MS, &answer, &e);
-    cli_target_leave();
-    char state[64];
-    if (rc == 0 && cli_text_field(answer, "state", state, sizeof state)) snprintf(out, len, "loaded, %s", state);
-    else if (rc == CLI_EXIT_TIMEOUT) snprintf(out, len, "loaded (no answer)");
-    else if (rc == CLI_EXIT_VERSION) snprintf(out, len, "loaded (other version)");
-    else if (rc == CLI_EXIT_AGENT) snprintf(out, len, "loaded (no answer: an older agent?)");
-    else snprintf(out, len, "loaded (status failed: exit %d)", rc);
-    free(answer);
+    cli_side_run(t, -1, probe, NULL, cli_now_ms() + LIST_PROBE_TIMEOUT_MS, &r, &e);
+    const char *jdk = cli_side_info(&r, "jdk");
+    snprintf(row->jdk, sizeof row->jdk, "%s", jdk ? jdk : "?");
+    agent_column(t, &r, row->agent, sizeof row->agent);
+    cli_side_result_free(&r);
 }
 
 static int collect(list_row **rows, size_t *count) {
@@ -75,24 +119,21 @@ static int collect(list_row **rows, size_t *count) {
         if (pid == getpid()) continue;
         cli_target t;
         cli_err e;
-        if (cli_target_inspect(pid, &t, true, &e) != 0) continue; /* not a JVM, not ours, gone */
+        if (cli_target_inspect(pid, &t, false, &e) != 0 || !t.libjvm[0]) { /* not a JVM, not ours, gone */
+            cli_target_close(&t);
+            continue;
+        }
         if (*count == cap) {
             cap = cap ? cap * 2 : 16;
             list_row *bigger = realloc(*rows, cap * sizeof **rows);
-            if (!bigger) break;
+            if (!bigger) {
+                cli_target_close(&t);
+                break;
+            }
             *rows = bigger;
         }
-        list_row *r = &(*rows)[(*count)++];
-        r->pid = pid;
-        char path[64];
-        size_t len = 0;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        char *cmd = cli_read_file(path, 1 << 20, &len);
-        if (cmd) cli_main_class(cmd, len, r->main, sizeof r->main);
-        else snprintf(r->main, sizeof r->main, "?");
-        free(cmd);
-        jdk_version(&t, r->jdk, sizeof r->jdk);
-        agent_state(&t, r->agent, sizeof r->agent);
+        fill_row(&t, &(*rows)[(*count)++]);
+        cli_target_close(&t);
     }
     closedir(proc);
     return 0;
@@ -100,6 +141,19 @@ static int collect(list_row **rows, size_t *count) {
 
 static int by_pid(const void *a, const void *b) {
     return ((const list_row *)a)->pid - ((const list_row *)b)->pid;
+}
+
+/* Escapes a target-given text in place (cut to its field: the widths are those shown). */
+static void escape_field(char *field, size_t size) {
+    char buf[160];
+    cli_escape(field, strlen(field), false, buf, size < sizeof buf ? size : sizeof buf);
+    memcpy(field, buf, strlen(buf) + 1);
+}
+
+static void escape_row(list_row *r) {
+    escape_field(r->main, sizeof r->main);
+    escape_field(r->jdk, sizeof r->jdk);
+    escape_field(r->agent, sizeof r->agent);
 }
 
 int cli_verb_list(const cli_args *a, cli_err *e) {
@@ -110,6 +164,7 @@ int cli_verb_list(const cli_args *a, cli_err *e) {
     qsort(rows, count, sizeof *rows, by_pid);
     int w_pid = 3, w_main = 4, w_jdk = 3;
     for (size_t i = 0; i < count; i++) {
+        escape_row(&rows[i]);
         int n = snprintf(NULL, 0, "%d", rows[i].pid);
         if (n > w_pid) w_pid = n;
         if ((int)strlen(rows[i].main) > w_main) w_main = (int)strlen(rows[i].main);

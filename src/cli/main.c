@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "cli_error.h"
+#include "safe_text.h"
 #include "temp_files.h"
 #include "verbs.h"
 
@@ -75,11 +76,14 @@ static const char help_text[] =
     "\n"
     "Without this command: jcmd PID JVMTI.agent_load /path/libheapsampler.so status,file=PATH\n";
 
-/* Prints the failure, one "heapsampler: " line per line of the message. */
+/* Prints the failure, one "heapsampler: " line per line of the message, escaped (it may
+ * carry the target's bytes: the agent's error lines, the JVM's reason, a file name). */
 static void print_failure(const cli_err *e) {
     for (const char *p = e->msg; *p;) {
         size_t n = strcspn(p, "\n");
-        if (n) fprintf(stderr, "heapsampler: %.*s\n", (int)n, p);
+        char line[4 * sizeof e->msg];
+        cli_escape(p, n, false, line, sizeof line);
+        if (n) fprintf(stderr, "heapsampler: %s\n", line);
         p += n + (p[n] == '\n');
     }
     if (!e->msg[0]) fprintf(stderr, "heapsampler: failed (exit %d)\n", e->code);

@@ -78,6 +78,64 @@ bool cli_status_exited(const char *status) {
     return s == 'Z' || s == 'X';
 }
 
+int cli_stat_parse(const char *stat, char *state, unsigned long long *start_time) {
+    const char *p = strrchr(stat, ')');
+    if (!p || p[1] != ' ' || !p[2]) return -1;
+    *state = p[2];
+    p += 3;
+    /* fields 4..21 then starttime (22): skip 18 numbers */
+    for (int field = 4; field <= 21; field++) {
+        while (*p == ' ') p++;
+        if (!*p || *p == '\n') return -1;
+        p += strcspn(p, " \n");
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (end == p || errno) return -1;
+    *start_time = v;
+    return 0;
+}
+
+int cli_status_groups(const char *status, gid_t *groups, int max) {
+    const char *p = find_line(status, "Groups:");
+    if (!p) return -1;
+    int n = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p || *p == '\n') return n;
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || errno || n >= max || v > (gid_t)-2) return -1;
+        groups[n++] = (gid_t)v;
+        p = end;
+    }
+}
+
+long long cli_status_caps(const char *status, const char *key) {
+    const char *p = find_line(status, key);
+    if (!p) return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 16);
+    if (end == p || errno || v > (unsigned long long)LLONG_MAX) return -1;
+    return (long long)v;
+}
+
+int cli_id_inside(const char *map, unsigned long host_id, unsigned long *inside) {
+    for (const char *p = map; p && *p;) {
+        unsigned long in, out, count;
+        if (sscanf(p, " %lu %lu %lu", &in, &out, &count) == 3 && host_id >= out && host_id - out < count) {
+            *inside = in + (host_id - out);
+            return 0;
+        }
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return -1;
+}
+
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len) {
     size_t name_len = strlen(name);
     for (const char *p = maps; p && *p;) {

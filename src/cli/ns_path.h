@@ -29,6 +29,21 @@ bool cli_status_stopped(const char *status);
 /* Whether the process has exited ("State:" Z or X: a zombie not yet reaped). */
 bool cli_status_exited(const char *status);
 
+/* From the text of /proc/PID/stat: the state letter and the start time (field 22, clock
+ * ticks after boot). The command name in parentheses is the process's own and may hold
+ * ") T 1": the fields are counted from its last ')'. Returns 0, or -1. */
+int cli_stat_parse(const char *stat, char *state, unsigned long long *start_time);
+
+/* The supplementary groups ("Groups:" line), at most max. Returns how many, or -1. */
+int cli_status_groups(const char *status, gid_t *groups, int max);
+
+/* The capability mask of a "CapEff:"-style line (key given), or -1 when it is missing. */
+long long cli_status_caps(const char *status, const char *key);
+
+/* The id a user namespace gives host_id, from the text of /proc/PID/uid_map or gid_map as
+ * read from the host ("inside outside count" lines). Returns 0, or -1 when unmapped. */
+int cli_id_inside(const char *map, unsigned long host_id, unsigned long *inside);
+
 /* Finds the first mapping whose file is named `name` (its last path component) in the
  * text of /proc/PID/maps; copies its path (without " (deleted)") into out. */
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len);

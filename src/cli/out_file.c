@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,29 +31,40 @@ int cli_out_check(const char *file, bool force, cli_err *e) {
     return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len) {
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return -1;
-        buf += n;
-        len -= (size_t)n;
+int cli_out_open(cli_out *o, const char *file, bool force, cli_err *e) {
+    memset(o, 0, sizeof *o);
+    o->file = file;
+    o->force = force;
+    o->fd = o->slot = -1;
+    char dir[PATH_MAX], base[PATH_MAX];
+    dir_of(file, dir, sizeof dir);
+    snprintf(base, sizeof base, "%s", file);
+    int n = snprintf(o->tmp, sizeof o->tmp, "%s/.%s.XXXXXX", dir, basename(base));
+    if (n < 0 || (size_t)n >= sizeof o->tmp) return cli_fail(e, CLI_EXIT_WRITE, "path too long: %s", file);
+    o->fd = mkostemp(o->tmp, O_CLOEXEC);
+    if (o->fd < 0) return cli_fail(e, CLI_EXIT_WRITE, "cannot create a file in %s: %s", dir, strerror(errno));
+    o->slot = cli_temp_add(o->tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(o->fd, 0666 & ~mask) != 0) {
+        int saved = errno;
+        cli_out_abort(o);
+        return cli_fail(e, CLI_EXIT_WRITE, "writing %s failed: %s", file, strerror(saved));
     }
     return 0;
 }
 
-/* Copies src into dst; returns 0, or -1 with errno and *reading telling which side failed. */
-static int copy_fd(int src, int dst, bool *reading) {
-    char buf[1 << 16];
-    for (;;) {
-        ssize_t n = read(src, buf, sizeof buf);
+int cli_out_write(cli_out *o, const void *buf, size_t len, cli_err *e) {
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(o->fd, p, len);
         if (n < 0 && errno == EINTR) continue;
-        *reading = true;
-        if (n < 0) return -1;
-        if (n == 0) return 0;
-        *reading = false;
-        if (write_all(dst, buf, (size_t)n) != 0) return -1;
+        if (n < 0) return cli_fail(e, CLI_EXIT_WRITE, "writing %s failed: %s", o->file, strerror(errno));
+        p += n;
+        len -= (size_t)n;
+        o->written += (unsigned long long)n;
     }
+    return 0;
 }
 
 /* Moves tmp onto file: without force, atomically refusing an existing file. */
@@ -67,27 +77,22 @@ static int publish(const char *tmp, const char *file, bool force) {
     return 0;
 }
 
-int cli_out_copy(int src_fd, const char *file, bool force, cli_err *e) {
-    char dir[PATH_MAX], tmp[PATH_MAX], base[PATH_MAX];
-    dir_of(file, dir, sizeof dir);
-    snprintf(base, sizeof base, "%s", file);
-    int n = snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, basename(base));
-    if (n < 0 || (size_t)n >= sizeof tmp) return cli_fail(e, CLI_EXIT_WRITE, "path too long: %s", file);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) return cli_fail(e, CLI_EXIT_WRITE, "cannot create a file in %s: %s", dir, strerror(errno));
-    int slot = cli_temp_add(tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    bool reading = false;
+int cli_out_commit(cli_out *o, cli_err *e) {
     int rc = 0;
-    if (fchmod(fd, 0666 & ~mask) != 0 || copy_fd(src_fd, fd, &reading) != 0 || (reading = false, fsync(fd)) != 0)
-        rc = cli_fail(e, CLI_EXIT_WRITE, "%s %s failed: %s", reading ? "reading the profile for" : "writing",
-                      file, strerror(errno));
-    if (close(fd) != 0 && rc == 0)
-        rc = cli_fail(e, CLI_EXIT_WRITE, "writing %s failed: %s", file, strerror(errno));
-    if (rc == 0 && publish(tmp, file, force) != 0)
-        rc = errno == EEXIST ? cli_fail(e, CLI_EXIT_EXISTS, "%s exists; use --force to replace it", file)
-                             : cli_fail(e, CLI_EXIT_WRITE, "cannot create %s: %s", file, strerror(errno));
-    cli_temp_remove(slot); /* after a rename the name is gone; unlink then does nothing */
+    if (fsync(o->fd) != 0) rc = cli_fail(e, CLI_EXIT_WRITE, "writing %s failed: %s", o->file, strerror(errno));
+    if (close(o->fd) != 0 && rc == 0) rc = cli_fail(e, CLI_EXIT_WRITE, "writing %s failed: %s", o->file, strerror(errno));
+    o->fd = -1;
+    if (rc == 0 && publish(o->tmp, o->file, o->force) != 0)
+        rc = errno == EEXIST ? cli_fail(e, CLI_EXIT_EXISTS, "%s exists; use --force to replace it", o->file)
+                             : cli_fail(e, CLI_EXIT_WRITE, "cannot create %s: %s", o->file, strerror(errno));
+    cli_out_abort(o); /* after a rename the name is gone; unlink then does nothing */
     return rc;
+}
+
+void cli_out_abort(cli_out *o) {
+    if (!o->file) return; /* never opened */
+    if (o->fd >= 0) close(o->fd);
+    o->fd = -1;
+    cli_temp_remove(o->slot);
+    o->slot = -1;
 }

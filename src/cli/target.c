@@ -1,4 +1,5 @@
-/* target.c: inspecting a target process and borrowing its credentials (see target.h). */
+/* target.c: inspecting a target process through a pidfd and its /proc directory (see
+ * target.h). */
 #include "target.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,9 +21,8 @@ long cli_now_ms(void) {
     return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-char *cli_read_file(const char *path, size_t max, size_t *len) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return NULL;
+/* Reads fd to its end into a malloc'd NUL-terminated buffer (at most max bytes); closes fd. */
+static char *read_fd(int fd, size_t max, size_t *len) {
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -57,6 +58,16 @@ char *cli_read_file(const char *path, size_t max, size_t *len) {
     return buf;
 }
 
+char *cli_read_file(const char *path, size_t max, size_t *len) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    return fd < 0 ? NULL : read_fd(fd, max, len);
+}
+
+char *cli_read_proc(const cli_target *t, const char *name, size_t max, size_t *len) {
+    int fd = openat(t->procfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    return fd < 0 ? NULL : read_fd(fd, max, len);
+}
+
 static void user_name(uid_t uid, char *out, size_t len) {
     struct passwd *pw = getpwuid(uid);
     if (pw) snprintf(out, len, "%s (uid %u)", pw->pw_name, (unsigned)uid);
@@ -81,53 +92,38 @@ static int check_permission(const cli_target *t, cli_err *e) {
     return 0;
 }
 
-int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
-    memset(t, 0, sizeof *t);
-    t->pid = pid;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    char *status = cli_read_file(path, 1 << 16, NULL);
-    if (!status) {
-        if (errno == ENOENT || errno == ESRCH)
-            return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
-        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot read %s: %s", path, strerror(errno));
+static int pidfd_signal(int pidfd, int sig) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+    (void)pidfd;
+    (void)sig;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* The pidfd first, then /proc/PID, then the pidfd asked whether its process still lives:
+ * if it does, /proc/PID was opened while the pid was still its own, so both name the same
+ * process (a pid freed and reused in between would have killed the pidfd's process). */
+static int open_process(int pid, cli_target *t, cli_err *e) {
+#ifdef SYS_pidfd_open
+    t->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+#endif
+    if (t->pidfd < 0 && errno != ENOSYS) {
+        if (errno == ESRCH) return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
+        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot open process %d: %s", pid, strerror(errno));
     }
-    int ids = cli_status_ids(status, &t->euid, &t->egid);
-    t->nspid = cli_status_nspid(status, pid);
-    t->catches_sigquit = cli_status_catches_sigquit(status);
-    bool exited = cli_status_exited(status);
-    free(status);
-    if (exited) return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d has exited", pid);
-    if (ids != 0) return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d is gone (no ids in %s)", pid, path);
-    int rc = check_permission(t, e);
-    if (rc) return rc;
-    snprintf(path, sizeof path, "/proc/%d/maps", pid);
-    char *maps = cli_read_file(path, 64u << 20, NULL);
-    if (!maps) {
-        if (errno == ENOENT || errno == ESRCH) return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
-        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot read %s: %s", path, strerror(errno));
-    }
-    bool jvm = cli_maps_find(maps, "libjvm.so", t->libjvm, sizeof t->libjvm);
-    cli_maps_find(maps, "libheapsampler.so", t->agent, sizeof t->agent);
-    free(maps);
-    if (!jvm && need_jvm)
-        return cli_fail(e, CLI_EXIT_NOT_JVM, "process %d is not a JVM (no libjvm.so mapped)", pid);
+    char path[32];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    t->procfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (t->procfd < 0) return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
+    if (t->pidfd >= 0 && pidfd_signal(t->pidfd, 0) != 0 && errno == ESRCH)
+        return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d has exited", pid);
     return 0;
 }
-
-/* Applies test to the text of /proc/PID/status; `missing` when it cannot be read. */
-static bool status_is(int pid, bool (*test)(const char *), bool missing) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    char *status = cli_read_file(path, 1 << 16, NULL);
-    bool answer = status ? test(status) : missing;
-    free(status);
-    return answer;
-}
-
-bool cli_target_stopped(int pid) { return status_is(pid, cli_status_stopped, false); }
-
-bool cli_target_exited(int pid) { return status_is(pid, cli_status_exited, true); }
 
 /* Whether NUL- or space-separated args disable attach; updates *disabled if the option is seen. */
 static void scan_options(const char *text, size_t len, char sep, bool *disabled) {
@@ -136,14 +132,13 @@ static void scan_options(const char *text, size_t len, char sep, bool *disabled)
     if (seen) *disabled = d;
 }
 
-bool cli_target_attach_disabled(int pid) {
+/* The launcher reads JDK_JAVA_OPTIONS and the JVM JAVA_TOOL_OPTIONS before the command
+ * line, and _JAVA_OPTIONS after it. (Flags from -XX:Flags= or -XX:VMOptionsFile= show in
+ * the JVM's perfdata instead: target_side reads it.) */
+static bool attach_disabled(const cli_target *t) {
     bool disabled = false;
-    char path[64];
-    size_t len;
-    /* The launcher reads JDK_JAVA_OPTIONS and the JVM JAVA_TOOL_OPTIONS before the command
-     * line, and _JAVA_OPTIONS after it. */
-    snprintf(path, sizeof path, "/proc/%d/environ", pid);
-    char *env = cli_read_file(path, 1 << 20, &len);
+    size_t len = 0;
+    char *env = cli_read_proc(t, "environ", 1 << 20, &len);
     static const char *const before[] = {"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="};
     for (size_t i = 0; env && i < sizeof before / sizeof before[0]; i++)
         for (size_t off = 0; off < len; off += strlen(env + off) + 1)
@@ -151,9 +146,9 @@ bool cli_target_attach_disabled(int pid) {
                 const char *v = env + off + strlen(before[i]);
                 scan_options(v, strlen(v), ' ', &disabled);
             }
-    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-    char *cmd = cli_read_file(path, 1 << 20, &len);
-    if (cmd) scan_options(cmd, len, '\0', &disabled);
+    size_t cmd_len = 0;
+    char *cmd = cli_read_proc(t, "cmdline", 1 << 20, &cmd_len);
+    if (cmd) scan_options(cmd, cmd_len, '\0', &disabled);
     free(cmd);
     for (size_t off = 0; env && off < len; off += strlen(env + off) + 1)
         if (strncmp(env + off, "_JAVA_OPTIONS=", 14) == 0) {
@@ -164,30 +159,98 @@ bool cli_target_attach_disabled(int pid) {
     return disabled;
 }
 
-static uid_t saved_euid = (uid_t)-1;
-static gid_t saved_egid;
-
-int cli_target_enter(const cli_target *t) {
-    if (geteuid() != 0 || (t->euid == 0 && t->egid == getegid())) return 0;
-    saved_euid = geteuid();
-    saved_egid = getegid();
-    if (setegid(t->egid) != 0) return -1;
-    if (seteuid(t->euid) != 0) {
-        int saved = errno;
-        if (setegid(saved_egid) != 0) { /* nothing more to undo */ }
-        errno = saved;
-        return -1;
+/* The facts of /proc/PID/status and stat. */
+static int read_status(cli_target *t, cli_err *e) {
+    char *status = cli_read_proc(t, "status", 1 << 16, NULL);
+    char *stat = cli_read_proc(t, "stat", 1 << 12, NULL);
+    int rc = 0;
+    char state = '?';
+    if (!status || !stat) {
+        rc = errno == ENOENT || errno == ESRCH
+                 ? cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", t->pid)
+                 : cli_fail(e, CLI_EXIT_PERMISSION, "cannot read /proc/%d/status: %s", t->pid, strerror(errno));
+    } else if (cli_status_exited(status)) {
+        rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d has exited", t->pid);
+    } else if (cli_status_ids(status, &t->euid, &t->egid) != 0 || cli_stat_parse(stat, &state, &t->start_time) != 0) {
+        rc = cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d is gone (no ids in /proc/%d/status)", t->pid, t->pid);
+    } else {
+        t->nspid = cli_status_nspid(status, t->pid);
+        t->catches_sigquit = cli_status_catches_sigquit(status);
+        t->stopped = state == 'T' || state == 't';
     }
+    free(status);
+    free(stat);
+    return rc;
+}
+
+/* What stops every verb at once: the JVM cannot answer, or refuses attach. */
+static int check_reachable(const cli_target *t, cli_err *e) {
+    if (t->attach_disabled)
+        return cli_fail(e, CLI_EXIT_ATTACH, "process %d runs with -XX:+DisableAttachMechanism: it refuses every attach%s",
+                        t->pid, t->agent[0] ? " (heapsampler is loaded, but cannot be asked)"
+                                            : " (start it with -agentpath instead)");
+    if (t->stopped)
+        return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d is stopped (SIGSTOP or a debugger): it cannot answer until "
+                                             "resumed (kill -CONT %d)", t->pid, t->pid);
     return 0;
 }
 
-void cli_target_leave(void) {
-    if (saved_euid == (uid_t)-1) return;
-    if (seteuid(saved_euid) != 0 || setegid(saved_egid) != 0) {
-        /* Cannot happen for root giving back root; going on with the target's ids would
-         * write the operator's file as the wrong user, so stop here. */
-        fprintf(stderr, "heapsampler: cannot restore the operator's credentials: %s\n", strerror(errno));
-        _exit(CLI_EXIT_PERMISSION);
+static int inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
+    t->pid = pid;
+    t->pidfd = t->procfd = -1;
+    int rc = open_process(pid, t, e);
+    if (rc == 0) rc = read_status(t, e);
+    if (rc == 0) rc = check_permission(t, e);
+    if (rc) return rc;
+    char *maps = cli_read_proc(t, "maps", 64u << 20, NULL);
+    if (!maps) {
+        if (errno == ENOENT || errno == ESRCH) return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
+        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot read /proc/%d/maps: %s", pid, strerror(errno));
     }
-    saved_euid = (uid_t)-1;
+    bool jvm = cli_maps_find(maps, "libjvm.so", t->libjvm, sizeof t->libjvm);
+    cli_maps_find(maps, "libheapsampler.so", t->agent, sizeof t->agent);
+    free(maps);
+    t->attach_disabled = jvm && attach_disabled(t);
+    if (!need_jvm) return 0;
+    if (!jvm) return cli_fail(e, CLI_EXIT_NOT_JVM, "process %d is not a JVM (no libjvm.so mapped)", pid);
+    return check_reachable(t, e);
+}
+
+int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
+    memset(t, 0, sizeof *t);
+    int rc = inspect(pid, t, need_jvm, e);
+    if (rc) cli_target_close(t);
+    return rc;
+}
+
+void cli_target_close(cli_target *t) {
+    if (t->pidfd >= 0) close(t->pidfd);
+    if (t->procfd >= 0) close(t->procfd);
+    t->pidfd = t->procfd = -1;
+}
+
+/* Applies test to the text of /proc/PID/status; `missing` when it cannot be read. */
+static bool status_is(const cli_target *t, bool (*test)(const char *), bool missing) {
+    char *status = cli_read_proc(t, "status", 1 << 16, NULL);
+    bool answer = status ? test(status) : missing;
+    free(status);
+    return answer;
+}
+
+bool cli_target_stopped(const cli_target *t) { return status_is(t, cli_status_stopped, false); }
+
+bool cli_target_exited(const cli_target *t) { return status_is(t, cli_status_exited, true); }
+
+int cli_target_signal(const cli_target *t, int sig) {
+    if (t->pidfd >= 0) return pidfd_signal(t->pidfd, sig);
+    char *stat = cli_read_proc(t, "stat", 1 << 12, NULL); /* fails once the process is gone */
+    char state;
+    unsigned long long start;
+    bool same = stat && cli_stat_parse(stat, &state, &start) == 0 && start == t->start_time;
+    free(stat);
+    if (!same) {
+        errno = ESRCH;
+        return -1;
+    }
+    return kill(t->pid, sig);
 }

@@ -3,9 +3,13 @@
  *
  * Inspection answers, in this order, the first questions of every verb: does the process
  * exist (exit 2), may this operator attach to it (4), is it a JVM (3), is heapsampler
- * already mapped into it (and under which path, as the target sees it). While talking to
- * the target, a root operator takes the target's effective uid and gid (cli_target_enter)
- * so that every file made for the target belongs to the target's user. */
+ * already mapped into it (and under which path, as the target sees it), is it stopped or
+ * does it refuse attach (told at once, whatever is loaded). It opens a pidfd first, then
+ * /proc/PID, and checks that the pidfd still names a live process: from then on every
+ * /proc read goes through that directory and every signal through the pidfd, so a pid
+ * that exits and is reused by another process is never read or signalled. Only procfs is
+ * read here (as the operator); the target's own files are touched only across the
+ * privilege boundary (target_side.h). */
 #ifndef HS_CLI_TARGET_H
 #define HS_CLI_TARGET_H
 
@@ -19,33 +23,41 @@
 typedef struct {
     int pid;               /* on the host */
     int nspid;             /* in its own pid namespace */
-    uid_t euid;
+    uid_t euid;            /* as the host sees them */
     gid_t egid;
     char libjvm[PATH_MAX]; /* as the target sees it */
     char agent[PATH_MAX];  /* the mapped libheapsampler.so as the target sees it; "" if none */
     bool catches_sigquit;
+    bool stopped;          /* SIGSTOP or a debugger, when inspected */
+    bool attach_disabled;  /* -XX:+DisableAttachMechanism on its command line or option variables */
+    unsigned long long start_time; /* /proc/PID/stat field 22 */
+    int pidfd;             /* -1 where the kernel has no pidfd_open (before 5.3) */
+    int procfd;            /* /proc/PID */
 } cli_target;
 
 /* Reads a whole (small) file into a malloc'd NUL-terminated buffer, at most max bytes.
- * Returns NULL with errno set on failure. */
+ * For the operator's own files and procfs only. Returns NULL with errno set on failure. */
 char *cli_read_file(const char *path, size_t max, size_t *len);
+/* The same for /proc/PID/name of the target, through its /proc/PID descriptor. */
+char *cli_read_proc(const cli_target *t, const char *name, size_t max, size_t *len);
 
-/* Fills t for pid. Returns 0, or an exit code (2, 3, 4) with the line in e. When
- * need_jvm is false, a process that is not a JVM is not an error (t->libjvm stays ""). */
+/* Fills t for pid. Returns 0, or an exit code with the line in e: 2, 4, 3 when need_jvm
+ * and it is not a JVM, and, when need_jvm, 5 when it refuses attach and 6 when it is
+ * stopped. When need_jvm is false, none of those is an error (t->libjvm stays "" for a
+ * process that is not a JVM). After a success, cli_target_close releases what it opened
+ * (after a failure nothing is left open; closing again is harmless). */
 int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e);
+void cli_target_close(cli_target *t);
 
 /* Whether the process is stopped now (SIGSTOP, a debugger). */
-bool cli_target_stopped(int pid);
+bool cli_target_stopped(const cli_target *t);
 /* Whether the process has exited (gone, or a zombie). */
-bool cli_target_exited(int pid);
+bool cli_target_exited(const cli_target *t);
 
-/* Whether the JVM's command line or its option variables disable attach. */
-bool cli_target_attach_disabled(int pid);
-
-/* Takes the target's effective uid/gid when the operator is root and they differ;
- * cli_target_leave gives them back. Returns 0, or -1 with errno. */
-int cli_target_enter(const cli_target *t);
-void cli_target_leave(void);
+/* Sends sig to the target through its pidfd (or, without one, after checking through
+ * /proc/PID that its start time is still the one inspected). Returns 0, or -1 with errno
+ * (ESRCH: it exited). */
+int cli_target_signal(const cli_target *t, int sig);
 
 /* Milliseconds on the monotonic clock. */
 long cli_now_ms(void);

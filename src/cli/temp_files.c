@@ -3,13 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
-
-#include "ns_path.h"
 
 #define MAX_TEMPS 8
 
@@ -33,30 +31,43 @@ int cli_temp_add_at(int dirfd, const char *name) {
 
 int cli_temp_add(const char *path) { return cli_temp_add_at(AT_FDCWD, path); }
 
-void cli_temp_remove(int slot) {
-    if (slot < 0 || slot >= MAX_TEMPS || !temp_used[slot]) return;
-    unlinkat(temp_dirs[slot], temp_paths[slot], 0);
+static void release(int slot) {
     if (temp_dirs[slot] != AT_FDCWD) close(temp_dirs[slot]);
     temp_used[slot] = 0;
 }
 
-static void remove_all(void) {
+void cli_temp_remove(int slot) {
+    if (slot < 0 || slot >= MAX_TEMPS || !temp_used[slot]) return;
+    unlinkat(temp_dirs[slot], temp_paths[slot], 0);
+    release(slot);
+}
+
+void cli_temp_remove_all(void) {
+    for (int i = 0; i < MAX_TEMPS; i++) cli_temp_remove(i);
+}
+
+void cli_temp_forget_all(void) {
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp_used[i]) release(i);
+}
+
+static void unlink_all(void) {
     for (int i = 0; i < MAX_TEMPS; i++)
         if (temp_used[i]) unlinkat(temp_dirs[i], temp_paths[i], 0); /* async-signal-safe */
 }
 
-int cli_temp_create_in(const char *dir, const char *name) {
-    int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (dirfd < 0) return -1;
-    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+int cli_temp_create_at(int dirfd, const char *name) {
+    int dir = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+    if (dir < 0) return -1;
+    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         int saved = errno;
-        close(dirfd);
+        close(dir);
         errno = saved;
         return -1;
     }
     close(fd);
-    int slot = cli_temp_add_at(dirfd, name);
+    int slot = cli_temp_add_at(dir, name);
     if (slot < 0) {
         unlinkat(dirfd, name, 0);
         errno = EMFILE;
@@ -70,7 +81,7 @@ static void on_signal(int sig) {
         interrupted = 1;
         return;
     }
-    remove_all();
+    unlink_all();
     _exit(signal_exit_code);
 }
 
@@ -87,33 +98,3 @@ void cli_temp_install_signals(int exit_code) {
 }
 
 bool cli_temp_interrupted(void) { return interrupted != 0; }
-
-int cli_target_file_create(const cli_target *t, const char *kind, cli_target_file *f, cli_err *e) {
-    f->slot = -1;
-    for (int attempt = 0; attempt < 8; attempt++) {
-        unsigned char rnd[8];
-        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-            return cli_fail(e, CLI_EXIT_ATTACH, "no random bytes for a file name: %s", strerror(errno));
-        char name[PATH_MAX];
-        snprintf(name, sizeof name, "/tmp/.heapsampler-%d-%02x%02x%02x%02x%02x%02x%02x%02x.%s", t->nspid,
-                 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7], kind);
-        if (cli_host_path(f->host, sizeof f->host, t->pid, name) != 0)
-            return cli_fail(e, CLI_EXIT_ATTACH, "path too long for process %d", t->pid);
-        snprintf(f->inner, sizeof f->inner, "%s", name);
-        char dir[64];
-        snprintf(dir, sizeof dir, "/proc/%d/root/tmp", t->pid);
-        f->slot = cli_temp_create_in(dir, name + strlen("/tmp/"));
-        if (f->slot < 0 && errno == EEXIST) continue;
-        if (f->slot < 0)
-            return cli_fail(e, errno == ENOENT || errno == ESRCH ? CLI_EXIT_NO_PROCESS : CLI_EXIT_ATTACH,
-                            "cannot create %s in the /tmp of process %d: %s", name, t->pid,
-                            strerror(errno));
-        return 0;
-    }
-    return cli_fail(e, CLI_EXIT_ATTACH, "cannot find a free file name in the /tmp of process %d", t->pid);
-}
-
-void cli_target_file_discard(cli_target_file *f) {
-    if (f->slot >= 0) cli_temp_remove(f->slot);
-    f->slot = -1;
-}

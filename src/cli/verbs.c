@@ -14,6 +14,7 @@
 #include "agent_call.h"
 #include "lib_path.h"
 #include "out_file.h"
+#include "safe_text.h"
 #include "target.h"
 #include "temp_files.h"
 
@@ -22,33 +23,28 @@ static int prepare(const cli_args *a, cli_target *t, bool want_loaded, cli_err *
     int rc = cli_target_inspect(a->pid, t, true, e);
     if (rc) return rc;
     if (want_loaded && !t->agent[0])
-        return cli_fail(e, CLI_EXIT_NOT_LOADED, "heapsampler is not loaded in %d; load it with: heapsampler load %d",
-                        a->pid, a->pid);
-    if (!want_loaded && t->agent[0])
-        return cli_fail(e, CLI_EXIT_LOADED, "heapsampler is already loaded in %d (%s); use heapsampler start %d",
-                        a->pid, t->agent, a->pid);
-    return 0;
-}
-
-static int enter(const cli_target *t, cli_err *e) {
-    if (cli_target_enter(t) == 0) return 0;
-    return cli_fail(e, CLI_EXIT_PERMISSION, "cannot take the JVM's user id %u: %s", (unsigned)t->euid,
-                    strerror(errno));
+        rc = cli_fail(e, CLI_EXIT_NOT_LOADED, "heapsampler is not loaded in %d; load it with: heapsampler load %d",
+                      a->pid, a->pid);
+    else if (!want_loaded && t->agent[0])
+        rc = cli_fail(e, CLI_EXIT_LOADED, "heapsampler is already loaded in %d (%s); use heapsampler start %d",
+                      a->pid, t->agent, a->pid);
+    if (rc) cli_target_close(t);
+    return rc;
 }
 
 /* One command to the loaded agent, its answer in *answer. */
 static int ask(const cli_args *a, const char *command, char **answer, cli_err *e) {
     cli_target t;
     int rc = prepare(a, &t, true, e);
-    if (rc == 0) rc = enter(&t, e);
     if (rc) return rc;
     rc = cli_agent_call(&t, t.agent, command, cli_now_ms() + a->timeout_ms, answer, e);
-    cli_target_leave();
+    cli_target_close(&t);
     return rc;
 }
 
+/* The agent's answer (the target's bytes: escaped). */
 static void print_answer(const char *answer) {
-    fputs(answer, stdout);
+    cli_print_escaped(stdout, answer);
     size_t n = strlen(answer);
     if (n > 0 && answer[n - 1] != '\n') fputc('\n', stdout);
     fflush(stdout);
@@ -70,14 +66,13 @@ int cli_verb_load(const cli_args *a, cli_err *e) {
     cli_target t;
     char lib[PATH_MAX], inner[PATH_MAX];
     int rc = prepare(a, &t, false, e);
-    if (rc == 0) rc = cli_lib_find(a->lib, lib, sizeof lib, e);
-    if (rc == 0) rc = enter(&t, e);
     if (rc) return rc;
-    int copied = 0;
+    bool copied = false;
     char *answer = NULL;
-    rc = cli_lib_in_target(&t, lib, inner, sizeof inner, &copied, e);
-    if (rc == 0) rc = cli_agent_call(&t, inner, a->options, cli_now_ms() + a->timeout_ms, &answer, e);
-    cli_target_leave();
+    rc = cli_lib_find(a->lib, lib, sizeof lib, e);
+    if (rc == 0)
+        rc = cli_agent_load(&t, lib, a->options, cli_now_ms() + a->timeout_ms, &answer, inner, sizeof inner, &copied, e);
+    cli_target_close(&t);
     if (rc) return rc;
     print_answer(answer);
     free(answer);
@@ -87,79 +82,23 @@ int cli_verb_load(const cli_args *a, cli_err *e) {
     return 0;
 }
 
-/* An output file in the target, opened for reading before it is discarded. */
-typedef struct {
-    cli_target_file file;
-    int fd;
-} target_output;
-
-static int open_output(target_output *o, cli_err *e) {
-    o->fd = open(o->file.host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (o->fd < 0) return cli_fail(e, CLI_EXIT_AGENT, "cannot read the agent's output %s: %s", o->file.host,
-                                   strerror(errno));
-    return 0;
-}
-
 static long long file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-/* Drops the answer's lines that name `inner` (a file in the target the operator never sees:
- * the command prints where the copy went instead). */
-static void drop_lines_naming(char *answer, const char *inner) {
-    char *w = answer;
-    for (const char *r = answer; *r;) {
-        size_t n = strcspn(r, "\n") + (r[strcspn(r, "\n")] == '\n');
-        bool names = false;
-        for (const char *p = strstr(r, inner); p && !names; p = strstr(p + 1, inner)) names = p < r + n;
-        if (!names) {
-            memmove(w, r, n);
-            w += n;
-        }
-        r += n;
-    }
-    *w = '\0';
-}
-
-/* Runs `command` with out= (and paths_out= when paths_file) files made in the target, then
- * copies them to the operator's files. */
+/* Runs `command` with out= (and paths_out= when paths_file) files made in the target; the
+ * command writes them to the operator's files. */
 static int ask_with_outputs(const cli_args *a, const char *command, const char *paths_file, char **answer,
                             cli_err *e) {
     cli_target t;
     int rc = prepare(a, &t, true, e);
-    if (rc == 0) rc = cli_out_check(a->out_file, a->force, e);
-    if (rc == 0 && paths_file) rc = cli_out_check(paths_file, a->force, e);
-    if (rc == 0) rc = enter(&t, e);
     if (rc) return rc;
-    target_output out = {.fd = -1}, paths = {.fd = -1};
-    out.file.slot = paths.file.slot = -1;
-    rc = cli_target_file_create(&t, "out", &out.file, e);
-    if (rc == 0 && paths_file) rc = cli_target_file_create(&t, "paths", &paths.file, e);
-    char full[2048];
-    if (rc == 0) {
-        int n = snprintf(full, sizeof full, "%s,out=%s%s%s", command, out.file.inner,
-                         paths_file ? ",paths_out=" : "", paths_file ? paths.file.inner : "");
-        if (n < 0 || (size_t)n >= sizeof full) rc = cli_fail(e, CLI_EXIT_USAGE, "command too long");
-    }
-    if (rc == 0) rc = cli_agent_call(&t, t.agent, full, cli_now_ms() + a->timeout_ms, answer, e);
-    if (rc == 0) {
-        drop_lines_naming(*answer, out.file.inner);
-        if (paths_file) drop_lines_naming(*answer, paths.file.inner);
-        rc = open_output(&out, e);
-    }
-    if (rc == 0 && paths_file) rc = open_output(&paths, e);
-    cli_target_file_discard(&out.file);
-    cli_target_file_discard(&paths.file);
-    cli_target_leave();
-    if (rc == 0) rc = cli_out_copy(out.fd, a->out_file, a->force, e);
-    if (rc == 0 && paths_file) rc = cli_out_copy(paths.fd, paths_file, a->force, e);
-    if (out.fd >= 0) close(out.fd);
-    if (paths.fd >= 0) close(paths.fd);
-    if (rc) {
-        free(*answer);
-        *answer = NULL;
-    }
+    rc = cli_out_check(a->out_file, a->force, e);
+    if (rc == 0 && paths_file) rc = cli_out_check(paths_file, a->force, e);
+    const cli_call_output outs[] = {{"out", a->out_file, a->force}, {"paths_out", paths_file, a->force}};
+    if (rc == 0) rc = cli_agent_call_outputs(&t, command, outs, paths_file ? 2 : 1, cli_now_ms() + a->timeout_ms, answer, e);
+    cli_target_close(&t);
     return rc;
 }
 
