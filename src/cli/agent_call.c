@@ -195,6 +195,7 @@ static int ask_in_target(cli_side *s, const call_request *c, const char *library
     target_file reply = {.slot = -1}, outs[CLI_SIDE_STREAMS];
     for (int i = 0; i < CLI_SIDE_STREAMS; i++) outs[i].slot = -1;
     int rc = cli_side_tmp(s, e);
+    cli_fault_stop("files");
     if (rc == 0) rc = target_file_create(s, "reply", &reply, e);
     for (int i = 0; rc == 0 && i < c->nouts; i++) rc = target_file_create(s, c->outs[i].key, &outs[i], e);
     if (rc == 0) rc = ask_with_files(s, c, library, &reply, outs, answer, e);

@@ -5,7 +5,8 @@
  *   cli_stop_at=STEP   at STEP the process stops itself (SIGSTOP), so that a test sees it
  *                      stopped, swaps a file on the target's side, and sends SIGCONT: the
  *                      races of a hostile target made deterministic. STEP is one of
- *                      attach (the target's files made, before connecting), signal (before
+ *                      files (the target's /tmp opened, before the command's files are
+ *                      made in it), attach (those made, before connecting), signal (before
  *                      SIGQUIT), read_reply (the agent answered, before its reply is
  *                      read), read_outputs (before the dump's files are read), copy_library
  *                      (the copy's directory opened, before the copy is written).
