@@ -62,14 +62,14 @@ public class CliHostileFilesTest {
     }
 
     static String version() throws Exception {
-        return Cli.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
+        return Hostile.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
     }
 
     /** top: the retaining site's class has ESC c, an 8-bit CSI, BEL and CR in its name: shown as \xNN. */
     static void escapedClassName(String pid) throws Exception {
-        Cli.Result r = Cli.run("top", pid, "-n", "3").assertOk();
-        r.assertStdoutContains("Evil\\x1bc\\xc2\\x9b2J\\x07\\x0dClassName");
+        Cli.Result r = Hostile.run("top", pid, "-n", "3");
         Hostile.assertNoControlBytes(r);
+        r.assertOk().assertStdoutContains("Evil\\x1bc\\xc2\\x9b2J\\x07\\x0dClassName");
     }
 
     /** The reply file, swapped after the agent answered and before the command reads it. */
@@ -77,15 +77,16 @@ public class CliHostileFilesTest {
         Hostile.Paused p = Hostile.pause("read_reply", "status", pid, "--timeout", TIMEOUT);
         Path reply = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.reply");
         user.sh("rm -f " + reply + " && ln -s " + secret.path + " " + reply);
-        Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "symbolic link", "refusing");
+        Cli.Result r = p.resume().finish();
         secret.assertUnread(r);
+        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "symbolic link", "refusing");
     }
 
     static void replyFifo(Hostile user, String pid) throws Exception {
         Hostile.Paused p = Hostile.pause("read_reply", "status", pid, "--timeout", TIMEOUT);
         Path reply = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.reply");
         user.sh("rm -f " + reply + " && mkfifo " + reply);
-        p.resume().finish().assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file", "refusing");
+        Hostile.assertQuick(p.resume().finish()).assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file", "refusing");
     }
 
     /** The dump's output file, swapped after the agent wrote it and before the command reads it. */
@@ -94,8 +95,9 @@ public class CliHostileFilesTest {
         Hostile.Paused p = Hostile.pause("read_outputs", "dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT);
         Path output = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.out");
         user.sh("rm -f " + output + " && mkfifo " + output);
-        Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file");
+        Cli.Result r = Hostile.assertQuick(p.resume().finish());
         assertEmpty(out, r);
+        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file");
     }
 
     static void outputSparse(Hostile user, String pid, Path out) throws Exception {
@@ -103,8 +105,9 @@ public class CliHostileFilesTest {
         Hostile.Paused p = Hostile.pause("read_outputs", "dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT);
         Path output = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.out");
         user.sh("rm -f " + output + " && truncate -s 1T " + output);
-        Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "1 TiB, over the", "limit");
+        Cli.Result r = Hostile.assertQuick(p.resume().finish());
         assertEmpty(out, r);
+        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "1 TiB, over the", "limit");
     }
 
     static void outputHardLink(String pid, Path out, Hostile.Secret secret) throws Exception {
@@ -114,13 +117,14 @@ public class CliHostileFilesTest {
         Cli.system("rm", "-f", output.toString()); // root makes the link: protected_hardlinks=1 here
         Cli.system("ln", secret.path.toString(), output.toString());
         try {
-            Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "the agent's output");
+            Cli.Result r = p.resume().finish();
             assertEmpty(out, r);
             secret.assertUnread(r);
+            r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "the agent's output");
         } finally {
             Files.deleteIfExists(output); // root's link in sticky /tmp: the command, as the user, cannot remove it
         }
-        Cli.run("dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT).assertOk(); // and undisturbed, it works
+        Hostile.run("dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT).assertOk(); // and undisturbed, it works
         Files.delete(dump);
     }
 
@@ -140,22 +144,25 @@ public class CliHostileFilesTest {
         Process fake = user.spawn("listening", Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("test.class.path"), "FakeAttachListener", socket.toString(), log.toString());
         try {
-            Cli.Result r = Cli.run("status", t.pidString(), "--timeout", TIMEOUT)
-                    .assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "not by the JVM", "refusing");
-            Hostile.assertNoControlBytes(r);
+            Cli.Result r = Hostile.run("status", t.pidString(), "--timeout", TIMEOUT);
             if (Files.size(log) != 0) r.fail("the attach request reached the user's socket: " + Files.readString(log));
+            Hostile.assertNoControlBytes(r);
+            r.assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "not by the JVM", "refusing");
         } finally {
             fake.destroyForcibly().waitFor();
             Files.deleteIfExists(socket);
         }
     }
 
-    /** A stopped JVM with the agent loaded: told at once, not after --timeout. */
+    /** A stopped JVM with the agent loaded and its attach listener running: told at once,
+     * not after --timeout. */
     static void stoppedBefore(Cli.Target t) throws Exception {
         String pid = t.pidString();
+        Hostile.run("status", pid, "--timeout", TIMEOUT).assertOk(); // the listener runs (again, after the fake socket)
         Cli.system("kill", "-STOP", pid);
         try {
-            Cli.run("top", pid, "--timeout", TIMEOUT).assertFailure(Cli.EXIT_TIMEOUT, Hostile.QUICK, "is stopped", "kill -CONT");
+            Hostile.assertQuick(Hostile.run("top", pid, "--timeout", TIMEOUT))
+                    .assertFailure(Cli.EXIT_TIMEOUT, Hostile.QUICK, "is stopped", "kill -CONT");
         } finally {
             Cli.system("kill", "-CONT", pid);
         }
@@ -164,12 +171,11 @@ public class CliHostileFilesTest {
     /** A JVM stopped while the command asks it: told within a moment of it. */
     static void stoppedWhileAsking(Cli.Target t) throws Exception {
         String pid = t.pidString();
-        Cli.run("status", pid, "--timeout", TIMEOUT).assertOk(); // the listener runs (again, after the fake socket)
         Hostile.Paused p = Hostile.pause("attach", "top", pid, "--timeout", TIMEOUT);
         Cli.system("kill", "-STOP", pid);
         try {
             while (Hostile.state(t.pid()) != 'T') Thread.sleep(10);
-            p.resume().finish().assertFailure(Cli.EXIT_TIMEOUT, Hostile.QUICK, "is stopped");
+            Hostile.assertQuick(p.resume().finish()).assertFailure(Cli.EXIT_TIMEOUT, Hostile.QUICK, "is stopped");
         } finally {
             Cli.system("kill", "-CONT", pid);
         }
@@ -177,7 +183,8 @@ public class CliHostileFilesTest {
 
     /**
      * The JVM exits while the command is about to send SIGQUIT, and its pid goes to a root
-     * process (ns_last_pid): the command must see the exit, and the root process live on.
+     * process (ns_last_pid; a sleep that does not ignore SIGQUIT, as a background job of sh
+     * would): the command must see the exit, and the root process live on.
      */
     static void pidReuse(Cli.Target t) throws Exception {
         long pid = t.pid();
@@ -192,12 +199,13 @@ public class CliHostileFilesTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (Files.exists(Paths.get("/proc", Long.toString(pid))) && System.nanoTime() < deadline) Thread.sleep(10);
         String reused = Cli.system("sh", "-c", "for i in $(seq 200); do echo " + (pid - 1)
-                + " > /proc/sys/kernel/ns_last_pid; sleep 300 & if [ $! = " + pid + " ]; then echo $!; exit 0; fi;"
+                + " > /proc/sys/kernel/ns_last_pid; env --default-signal=QUIT sleep 300 & if [ $! = " + pid + " ]; then echo $!; exit 0; fi;"
                 + " kill $!; done; echo none").trim();
         if (reused.equals("none")) throw new AssertionError("could not make pid " + pid + " reused in 200 tries");
         try {
-            Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_NO_PROCESS, Hostile.QUICK, "exited");
+            Cli.Result r = p.resume().finish();
             if (Hostile.state(pid) == '?' || Hostile.state(pid) == 'Z') r.fail("the process that reused pid " + pid + " was killed");
+            r.assertFailure(Cli.EXIT_NO_PROCESS, Hostile.QUICK, "exited");
         } finally {
             Cli.system("kill", "-KILL", reused);
         }

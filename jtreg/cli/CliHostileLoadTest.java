@@ -1,8 +1,7 @@
 /*
  * @test
- * @summary load and list as root against a hostile user's JVMs. The library lies in a
- *          root-only directory: the JVM's user cannot read it (access() as root would say
- *          it can), so load copies it into the JVM's /tmp/heapsampler-VERSION/ as that user,
+ * @summary load and list as root against a hostile user's JVMs. The library is readable
+ *          by root only: the JVM's user cannot read it (access() as root would say it can), so load copies it into the JVM's /tmp/heapsampler-VERSION/ as that user,
  *          and the JVM loads the copy. That directory swapped for a symbolic link to a
  *          root-only directory while the copy is made: refused in one line, nothing written
  *          there. A JVM whose -XX:+DisableAttachMechanism comes from -XX:VMOptionsFile (not
@@ -32,18 +31,21 @@ public class CliHostileLoadTest {
         try (Hostile user = Hostile.create("load")) {
             Set<Path> before = Cli.leftovers(List.of(Paths.get("/tmp")));
             long tag = ProcessHandle.current().pid();
-            Path rootOnly = Files.createDirectories(Paths.get("/var/tmp/hs-root-only-" + tag));
+            Path libDir = Files.createDirectories(Paths.get("/var/tmp/hs-lib-" + tag));
             Hostile.Victim victim = new Hostile.Victim(Paths.get("/var/tmp/hs-victim-" + tag));
             Path fakeJdk = Paths.get("/tmp/hs-fakejdk-" + tag);
             Hostile.Attacks attacks = new Hostile.Attacks();
             try {
-                Cli.system("chmod", "0700", rootOnly.toString());
-                Path lib = Files.copy(AgentRunner.agentLibrary(), rootOnly.resolve("libheapsampler.so"));
+                // a directory anyone may cross, a library only root may read (stat() as the user
+                // works, so the same file is seen; access() as root says it is readable)
+                Path lib = Files.copy(AgentRunner.agentLibrary(), libDir.resolve("libheapsampler.so"));
+                Cli.system("chmod", "0755", libDir.toString());
+                Cli.system("chmod", "0600", lib.toString());
                 loadFromRootOnly(user, lib, victim, attacks);
                 attacks.run("-XX:+DisableAttachMechanism from a VM options file", () -> attachDisabled(user));
                 attacks.run("list: a stopped JVM, a FIFO as a JDK's release file, ESC in argv[0]", () -> listHostile(user, fakeJdk));
             } finally {
-                Cli.system("rm", "-rf", rootOnly.toString(), fakeJdk.toString());
+                Cli.system("rm", "-rf", libDir.toString(), fakeJdk.toString());
                 victim.remove();
             }
             attacks.assertAllRefused();
@@ -65,14 +67,15 @@ public class CliHostileLoadTest {
             t.startIn(user.directory("hostile-load"), "CliTarget");
             String pid = t.pidString();
             Path tmp = Paths.get("/proc", pid, "root", "tmp");
-            String version = Cli.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
+            String version = Hostile.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
             Path copyDir = tmp.resolve("heapsampler-" + version);
             attacks.run("the library copy's directory swapped for a link to a root-only directory", () -> {
                 Hostile.Paused p = Hostile.pause("copy_library", "load", pid, "--lib", lib.toString(), "--timeout", TIMEOUT);
                 user.sh("mv " + copyDir + " " + tmp.resolve("moved") + " && ln -s " + victim.path + " " + copyDir);
                 try {
-                    Cli.Result r = p.resume().finish().assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "moved or replaced", "refusing");
+                    Cli.Result r = p.resume().finish();
                     victim.assertUntouched(r);
+                    r.assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "moved or replaced", "refusing");
                 } finally {
                     user.sh("rm -rf " + copyDir + " " + tmp.resolve("moved"));
                 }
@@ -85,11 +88,11 @@ public class CliHostileLoadTest {
     /** Undisturbed: the library copied as the JVM's user, and loaded. */
     static void loadCopy(Hostile user, Cli.Target t, Path lib, Path copyDir) throws Exception {
         String pid = t.pidString();
-        Cli.Result load = Cli.run("load", pid, "--lib", lib.toString(), "interval=16k", "--timeout", TIMEOUT).assertOk();
+        Cli.Result load = Hostile.run("load", pid, "--lib", lib.toString(), "interval=16k", "--timeout", TIMEOUT).assertOk();
         load.assertStdoutContains("library copied for the JVM to /tmp/" + copyDir.getFileName() + "/libheapsampler.so");
         Object owner = Files.getAttribute(copyDir.resolve("libheapsampler.so"), "unix:uid");
         if (!owner.toString().equals(user.uid)) load.fail("the copy belongs to uid " + owner + ", not the JVM's " + user.uid);
-        Cli.run("status", pid, "--timeout", TIMEOUT).assertOk().assertStdoutContains("state: running");
+        Hostile.run("status", pid, "--timeout", TIMEOUT).assertOk().assertStdoutContains("state: running");
     }
 
     /** -XX:+DisableAttachMechanism from a VM options file: only the JVM's perfdata tells. */
@@ -100,11 +103,13 @@ public class CliHostileLoadTest {
                 .jvmFlags("-Xmx64m", "-XX:VMOptionsFile=" + options)) {
             t.startIn(dir, "CliTarget");
             String pid = t.pidString();
-            Cli.run("top", pid, "--timeout", TIMEOUT).assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "DisableAttachMechanism");
+            Cli.Result top = Hostile.assertQuick(Hostile.run("top", pid, "--timeout", TIMEOUT));
+            if (t.stdout().contains("Full thread dump")) top.fail("SIGQUIT was sent: a thread dump in the application's output");
+            top.assertFailure(Cli.EXIT_ATTACH, Hostile.QUICK, "DisableAttachMechanism");
             Cli.Result list = listQuickly();
             String row = rowOf(list, t.pid());
             if (!row.contains("attach disabled")) list.fail("list does not mark " + pid + " as refusing attach: " + row);
-            t.assertUndisturbed(CliTarget.EXIT_CODE); // no thread dump: no SIGQUIT was sent
+            t.assertUndisturbed(CliTarget.EXIT_CODE);
         }
     }
 
@@ -134,7 +139,6 @@ public class CliHostileLoadTest {
             if (!fakeRow.contains("\\x1bc\\x0d\\xc2\\x9bfake") || !fakeRow.matches("\\S+\\s+\\S+\\s+\\?\\s.*")) {
                 list.fail("the fake JVM's row: " + fakeRow);
             }
-            Hostile.assertNoControlBytes(list);
             t.assertUndisturbed(CliTarget.EXIT_CODE);
         } finally {
             fake.destroyForcibly().waitFor();
@@ -143,7 +147,9 @@ public class CliHostileLoadTest {
 
     /** list, which must finish even if a process on the host is hostile. */
     static Cli.Result listQuickly() throws Exception {
-        return Cli.runCommand(List.of(Cli.executable().toString(), "list"), Duration.ofSeconds(30)).assertOk();
+        Cli.Result list = Cli.runCommand(List.of(Cli.executable().toString(), "list"), Duration.ofSeconds(30));
+        Hostile.assertNoControlBytes(list);
+        return list.assertOk();
     }
 
     static String rowOf(Cli.Result list, long pid) {

@@ -31,6 +31,17 @@ public final class Hostile implements AutoCloseable {
     /** The bound of every refusal: quick, whatever --timeout says. */
     public static final Duration QUICK = Duration.ofSeconds(8);
 
+    /** The command runs as root does from a login shell or sudo: with the supplementary group
+     * 0 (root's group opens what is mode 0640 or 0770 root:root). */
+    private static List<String> asRoot() {
+        return List.of(Cli.requireTool("setpriv").toString(), "--groups=0");
+    }
+
+    /** heapsampler ARGS as root with its group 0. */
+    public static Cli.Result run(String... args) throws Exception {
+        return Cli.runWith(asRoot(), args);
+    }
+
     public final String name;
     public final String uid;
     public final String gid;
@@ -99,14 +110,24 @@ public final class Hostile implements AutoCloseable {
         return dir;
     }
 
-    /** The one file in the target's /tmp whose name matches the glob (the command's own). */
+    /** The newest file in the target's /tmp whose name matches the glob: the one the paused
+     * command made (a command killed before may have left older ones). */
     public static Path theFile(Path tmp, String glob) throws IOException {
-        List<Path> found = new ArrayList<>();
+        Path newest = null;
         try (var files = Files.newDirectoryStream(tmp, glob)) {
-            files.forEach(found::add);
+            for (Path f : files) {
+                if (newest == null || Files.getLastModifiedTime(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        .compareTo(Files.getLastModifiedTime(newest, java.nio.file.LinkOption.NOFOLLOW_LINKS)) > 0) newest = f;
+            }
         }
-        if (found.size() != 1) throw new AssertionError("expected one " + glob + " in " + tmp + ", found " + found);
-        return found.get(0);
+        if (newest == null) throw new AssertionError("no " + glob + " in " + tmp);
+        return newest;
+    }
+
+    /** The command must not have waited: a refusal comes at once. */
+    public static Cli.Result assertQuick(Cli.Result r) {
+        if (r.elapsed.compareTo(QUICK) > 0) r.fail("took " + r.elapsed.toMillis() + " ms: it waited instead of refusing");
+        return r;
     }
 
     // ---- the command, paused at a step ----
@@ -119,7 +140,8 @@ public final class Hostile implements AutoCloseable {
 
         private Paused(String step, String... args) {
             this.step = step;
-            List<String> env = List.of("/usr/bin/env", "HEAPSAMPLER_TEST_FAULTS=cli_stop_at=" + step);
+            List<String> env = new ArrayList<>(asRoot());
+            env.addAll(List.of("/usr/bin/env", "HEAPSAMPLER_TEST_FAULTS=cli_stop_at=" + step));
             result = CompletableFuture.supplyAsync(() -> {
                 try {
                     return Cli.runWith(env, args);
