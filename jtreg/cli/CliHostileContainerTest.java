@@ -80,7 +80,8 @@ public class CliHostileContainerTest {
                     Hostile.Attacks attacks = new Hostile.Attacks();
                     attacks.run("(not an attack) a uid-0 JVM in a container: status, top, dump, its files its root's",
                             () -> works(t, out, userns ? user.uid : "0"));
-                    attacks.run("the container's /tmp swapped for a link to a host directory", () -> tmpSwapped(t, root, victim));
+                    attacks.run("the container's /tmp swapped for a link to a host directory", () -> tmpSwapped(t, root, victim, false));
+                    attacks.run("the same, paths walked as without openat2", () -> tmpSwapped(t, root, victim, true));
                     t.assertUndisturbed(CliTarget.EXIT_CODE);
                     attacks.assertAllRefused();
                 }
@@ -112,9 +113,10 @@ public class CliHostileContainerTest {
     }
 
     /** The container's root swaps its /tmp for a link to a host directory: refused, nothing made there. */
-    static void tmpSwapped(Cli.Target t, Path root, Hostile.Victim victim) throws Exception {
+    static void tmpSwapped(Cli.Target t, Path root, Hostile.Victim victim, boolean walk) throws Exception {
         String pid = t.pidString();
-        Hostile.Paused p = Hostile.pause("files", "status", pid, "--timeout", TIMEOUT);
+        String[] args = {"status", pid, "--timeout", TIMEOUT};
+        Hostile.Paused p = walk ? Hostile.pauseWalking("files", args) : Hostile.pause("files", args);
         Path tmp = root.resolve("tmp"), moved = root.resolve("tmp.moved");
         // as the container's root would (the same owner on the host)
         Cli.system("sh", "-c", "mv " + tmp + " " + moved + " && ln -s " + victim.path + " " + tmp);

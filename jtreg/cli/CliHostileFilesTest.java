@@ -13,7 +13,7 @@
  *          once (before and while waiting). A pid that exits and is reused by a root process
  *          between inspection and SIGQUIT is not signalled. Nothing is left in /tmp
  * @library /lib
- * @build HostileTarget FakeAttachListener Hostile
+ * @build CliTarget HostileTarget FakeAttachListener Hostile
  * @run driver CliHostileFilesTest
  */
 import heapsampler.Cli;
@@ -43,10 +43,13 @@ public class CliHostileFilesTest {
                 t.classPath(System.getProperty("test.class.path")).startIn(user.directory("hostile"), "HostileTarget");
                 String pid = t.pidString();
                 attacks.run("a class name with ESC c, an 8-bit CSI, BEL and CR", () -> escapedClassName(pid));
-                attacks.run("the reply file swapped for a symbolic link to a root-only file", () -> replyLink(user, pid, secret));
+                attacks.run("the reply file swapped for a symbolic link to a root-only file", () -> replyLink(user, pid, secret, false));
+                attacks.run("the same, paths walked as without openat2", () -> replyLink(user, pid, secret, true));
                 attacks.run("the reply file swapped for a FIFO", () -> replyFifo(user, pid));
-                attacks.run("the dump's output swapped for a FIFO", () -> outputFifo(user, pid, out));
-                attacks.run("the dump's output swapped for a 1 TiB sparse file", () -> outputSparse(user, pid, out));
+                attacks.run("the dump's output swapped for a FIFO",
+                        () -> outputSwapped(user, pid, out, "rm -f %1$s && mkfifo %1$s", "a FIFO, not a regular file"));
+                attacks.run("the dump's output swapped for a 1 TiB sparse file",
+                        () -> outputSwapped(user, pid, out, "rm -f %1$s && truncate -s 1T %1$s", "1 TiB, over the", "limit"));
                 attacks.run("the dump's output swapped for a hard link to a root-only file", () -> outputHardLink(pid, out, secret));
                 attacks.run(".java_pidN replaced by the user's socket", () -> fakeSocket(user, t));
                 attacks.run("a stopped JVM", () -> stoppedBefore(t));
@@ -73,8 +76,9 @@ public class CliHostileFilesTest {
     }
 
     /** The reply file, swapped after the agent answered and before the command reads it. */
-    static void replyLink(Hostile user, String pid, Hostile.Secret secret) throws Exception {
-        Hostile.Paused p = Hostile.pause("read_reply", "status", pid, "--timeout", TIMEOUT);
+    static void replyLink(Hostile user, String pid, Hostile.Secret secret, boolean walk) throws Exception {
+        String[] args = {"status", pid, "--timeout", TIMEOUT};
+        Hostile.Paused p = walk ? Hostile.pauseWalking("read_reply", args) : Hostile.pause("read_reply", args);
         Path reply = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.reply");
         user.sh("rm -f " + reply + " && ln -s " + secret.path + " " + reply);
         Cli.Result r = p.resume().finish();
@@ -89,25 +93,16 @@ public class CliHostileFilesTest {
         Hostile.assertQuick(p.resume().finish()).assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file", "refusing");
     }
 
-    /** The dump's output file, swapped after the agent wrote it and before the command reads it. */
-    static void outputFifo(Hostile user, String pid, Path out) throws Exception {
+    /** The dump's output file, swapped (the shell command's %1$s) after the agent wrote it and
+     * before the command reads it: refused with the words given, nothing in the operator's directory. */
+    static void outputSwapped(Hostile user, String pid, Path out, String swap, String... words) throws Exception {
         Path dump = out.resolve("heap.pb.gz");
         Hostile.Paused p = Hostile.pause("read_outputs", "dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT);
         Path output = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.out");
-        user.sh("rm -f " + output + " && mkfifo " + output);
+        user.sh(String.format(swap, output));
         Cli.Result r = Hostile.assertQuick(p.resume().finish());
         assertEmpty(out, r);
-        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "a FIFO, not a regular file");
-    }
-
-    static void outputSparse(Hostile user, String pid, Path out) throws Exception {
-        Path dump = out.resolve("heap.pb.gz");
-        Hostile.Paused p = Hostile.pause("read_outputs", "dump", pid, "-o", dump.toString(), "--timeout", TIMEOUT);
-        Path output = Hostile.theFile(TMP, ".heapsampler-" + pid + "-*.out");
-        user.sh("rm -f " + output + " && truncate -s 1T " + output);
-        Cli.Result r = Hostile.assertQuick(p.resume().finish());
-        assertEmpty(out, r);
-        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, "1 TiB, over the", "limit");
+        r.assertFailure(Cli.EXIT_AGENT_ERROR, Hostile.QUICK, words);
     }
 
     static void outputHardLink(String pid, Path out, Hostile.Secret secret) throws Exception {

@@ -6,7 +6,8 @@
  * - The command paused at one of its steps (HEAPSAMPLER_TEST_FAULTS=cli_stop_at=STEP: the
  *   command, or its child on the target's side, stops itself there), so that the
  *   attacker's swap lands between two steps, deterministically: pause() returns once a
- *   heapsampler process is stopped, resume() continues it, finish() waits for its result.
+ *   heapsampler process is stopped, resume() continues it, finish() waits for its result;
+ *   pauseWalking() also forces the path walk of kernels without openat2 (cli_no_openat2).
  * - Witnesses of what the command must not touch: a root-only secret file whose access
  *   time shows any read, and a root-only victim directory that must stay empty with its
  *   modification time unchanged.
@@ -138,10 +139,10 @@ public final class Hostile implements AutoCloseable {
         private final String step;
         private long stopped = -1;
 
-        private Paused(String step, String... args) {
+        private Paused(String step, boolean walk, String... args) {
             this.step = step;
             List<String> env = new ArrayList<>(asRoot());
-            env.addAll(List.of("/usr/bin/env", "HEAPSAMPLER_TEST_FAULTS=cli_stop_at=" + step));
+            env.addAll(List.of("/usr/bin/env", "HEAPSAMPLER_TEST_FAULTS=cli_stop_at=" + step + (walk ? ",cli_no_openat2" : "")));
             result = CompletableFuture.supplyAsync(() -> {
                 try {
                     return Cli.runWith(env, args);
@@ -184,7 +185,12 @@ public final class Hostile implements AutoCloseable {
 
     /** Runs `heapsampler ARGS` until it stops at step (see Paused). */
     public static Paused pause(String step, String... args) throws Exception {
-        return new Paused(step, args).awaitStop();
+        return new Paused(step, false, args).awaitStop();
+    }
+
+    /** The same with paths resolved one component at a time, as on kernels without openat2. */
+    public static Paused pauseWalking(String step, String... args) throws Exception {
+        return new Paused(step, true, args).awaitStop();
     }
 
     private static boolean isStoppedCommand(long pid) {

@@ -1,54 +1,30 @@
 /*
- * HostileTarget: CliTarget's application (ready line, stdin commands, exit code), whose
- * retaining site is a class named with terminal control sequences: a copy of
+ * HostileTarget: CliTarget's application (ready line, stdin commands, exit code), with one
+ * more retaining site, in a class named with terminal control sequences: a copy of
  * EvilTemplateClassName defined under the name "Evil ESC c CSI 2J BEL CR ClassName" (ESC c
  * resets the operator's terminal, the 8-bit CSI U+009B "2J" clears it, CR rewrites the
  * line; a class name may hold any of them, though not the '[' or ';' of the 7-bit CSI and
  * OSC forms), so that top, dump and paths carry those bytes from the target to the
  * command.
  */
-import java.io.BufferedReader;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 public class HostileTarget {
-    static final int EXIT_CODE = 7;
-    static final int MAX_SECONDS = 600;
     /** The defined class's name; in the class file (modified UTF-8, here the same as UTF-8)
      * as long as the template's. */
     static final String EVIL_NAME = "Evil\u001bc\u009b2J\u0007\rClassName";
     static final List<Object> HOLDER = new ArrayList<>();
-    static volatile Object sink;
 
+    /** The evil site's arrays retained, then CliTarget's life (its ready line, stdin, exit code). */
     public static void main(String[] args) throws Exception {
         Class<?> evil = defineEvil();
         java.lang.reflect.Method retain = evil.getMethod("retain", List.class);
         retain.setAccessible(true); // the class is not public (it shares this file)
         retain.invoke(null, HOLDER);
-        for (int i = 0; i < 20_000; i++) sink = new byte[512];
-        System.gc();
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(MAX_SECONDS * 1000L);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.exit(99);
-        }, "watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        System.out.println("ready pid=" + ProcessHandle.current().pid());
-        System.out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
-        while (in.readLine() != null) {
-            // any line: nothing to do
-        }
-        System.out.println("HostileTarget: stdin closed, " + HOLDER.size() + " arrays held");
-        System.out.flush();
-        System.exit(EXIT_CODE);
+        CliTarget.main(args);
     }
 
     /** EvilTemplateClassName's bytes with its name replaced (same length, so the file stays valid). */
