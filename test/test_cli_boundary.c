@@ -228,8 +228,13 @@ static void test_file_refusal(void) {
     st.st_uid = 0;
     CU_ASSERT_STRING_EQUAL(cli_file_refusal(&st, &rules, why, sizeof why),
                            "owned by uid 0, not by the JVM's user (uid 1000)");
-    rules.check_owner = false; /* a JDK's release file: root's */
+    rules.check_owner = false; /* a JDK's release file: root's, maybe hard-linked */
+    st.st_nlink = 3;
     CU_ASSERT_PTR_NULL(cli_file_refusal(&st, &rules, why, sizeof why));
+    rules.check_owner = true;
+    st.st_uid = 1000;
+    CU_ASSERT_STRING_EQUAL(cli_file_refusal(&st, &rules, why, sizeof why), "3 links (a hard link to another file)");
+    rules.check_owner = false;
     st.st_mode = S_IFCHR | 0666;
     CU_ASSERT_STRING_EQUAL(cli_file_refusal(&st, &rules, why, sizeof why), "a character device, not a regular file");
     char size[32];

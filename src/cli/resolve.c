@@ -157,7 +157,7 @@ const char *cli_file_refusal(const struct stat *st, const cli_file_rules *rules,
     } else if (rules->check_owner && st->st_uid != rules->owner) {
         snprintf(why, len, "owned by uid %u, not by the JVM's user (uid %u)", (unsigned)st->st_uid,
                  (unsigned)rules->owner);
-    } else if (st->st_nlink != 1) {
+    } else if (rules->check_owner && st->st_nlink != 1) {
         snprintf(why, len, "%lu links (a hard link to another file)", (unsigned long)st->st_nlink);
     } else if ((unsigned long long)st->st_size > rules->max_size) {
         char size[32], max[32];

@@ -9,10 +9,11 @@
  * any lookup (EINVAL), so the walk cannot leave the directory it starts from. The caller
  * runs as the target's user (target_side.h), so permissions are the target's too.
  *
- * A file read from the target's side must be a regular file, owned by the reader (the
- * target's user) unless the caller says otherwise, with one link, under a size cap; it is
- * opened O_NOFOLLOW | O_NONBLOCK (a FIFO or a device never blocks the open) and read
- * under the command's deadline. */
+ * A file read from the target's side must be a regular file under a size cap, and, when it
+ * is one made for the command (the agent's answer and outputs, perfdata), owned by the
+ * reader (the target's user) with one link; it is opened O_NOFOLLOW | O_NONBLOCK (a FIFO
+ * or a device never blocks the open) and read under the command's deadline. A JDK's
+ * release file may be anyone's, hard-linked (ostree): it is read as the target's user. */
 #ifndef HS_CLI_RESOLVE_H
 #define HS_CLI_RESOLVE_H
 
@@ -31,8 +32,8 @@ int cli_path_next(const char **p, char *out, size_t len);
 /* Whether path may be resolved at all: non-empty, no "." or ".." component (pure). */
 bool cli_path_acceptable(const char *path);
 
-/* Opens path below dirfd (an absolute path counts from dirfd) with open flags (O_NOFOLLOW
- * and O_CLOEXEC are added) and mode for O_CREAT. Returns the fd, or -1 with errno: ELOOP
+/* Opens path below dirfd (an absolute path counts from dirfd) with open flags (O_CLOEXEC is
+ * added; no link is followed) and mode for O_CREAT. Returns the fd, or -1 with errno: ELOOP
  * for a symbolic link on the way, EINVAL for a refused path, else openat's. */
 int cli_resolve(int dirfd, const char *path, int flags, mode_t mode);
 
@@ -44,7 +45,7 @@ bool cli_resolve_used_openat2(void);
 
 /* What a file read from the target's side must be. */
 typedef struct {
-    bool check_owner;         /* owned by `owner` (the agent's files; not a JDK's release) */
+    bool check_owner;         /* owned by `owner`, one link (the agent's files; not a JDK's release) */
     uid_t owner;
     unsigned long long max_size;
 } cli_file_rules;
