@@ -48,7 +48,7 @@ static int open_socket_file(cli_side *s, int *fd, cli_err *e) {
         return cli_fail(e, CLI_EXIT_ATTACH, "cannot see /tmp/%s of process %d: %s", name, s->t->pid,
                         strerror(errno));
     }
-    struct stat st;
+    struct stat st = {0};
     if (fstat(*fd, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
         close(*fd);
         *fd = -1;

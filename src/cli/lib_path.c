@@ -86,18 +86,21 @@ static int open_copy_dir(cli_side *s, const char *name, cli_err *e) {
     return dir;
 }
 
-/* Whether `name` in dir already holds exactly the library's bytes (a copy made before). */
+/* Whether `name` in dir already holds exactly the library's bytes (a copy made before):
+ * a file of the JVM's user of the same size, read and compared. */
 static bool copy_current(cli_side *s, int dir, const char *name, const struct stat *ours) {
     cli_file_rules rules = {true, geteuid(), MAX_LIB};
     cli_err ignored;
-    char *have = NULL, *want = malloc((size_t)ours->st_size + 1);
-    size_t have_len = 0;
-    bool same = want && cli_read_checked(dir, name, &rules, "copy", CLI_EXIT_ATTACH, s->deadline, &have, &have_len,
-                                         &ignored) == 0 &&
-                have_len == (size_t)ours->st_size && pread(s->libfd, want, have_len, 0) == (ssize_t)have_len &&
-                memcmp(have, want, have_len) == 0;
+    struct stat st;
+    int fd = cli_open_checked(dir, name, &rules, "copy", CLI_EXIT_ATTACH, &st, &ignored);
+    if (fd < 0) return false;
+    size_t len = (size_t)ours->st_size;
+    char *have = st.st_size == ours->st_size ? malloc(len + 1) : NULL, *want = have ? malloc(len + 1) : NULL;
+    bool same = want && cli_read_bounded(fd, have, len, s->deadline) == (ssize_t)len &&
+                pread(s->libfd, want, len, 0) == (ssize_t)len && memcmp(have, want, len) == 0;
     free(have);
     free(want);
+    close(fd);
     return same;
 }
 
