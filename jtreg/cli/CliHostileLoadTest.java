@@ -1,14 +1,16 @@
 /*
  * @test
- * @summary load and list as root against a hostile user's JVMs. The library is readable
- *          by root only: the JVM's user cannot read it (access() as root would say it can), so load copies it into the JVM's /tmp/heapsampler-VERSION/ as that user,
- *          and the JVM loads the copy. That directory swapped for a symbolic link to a
- *          root-only directory while the copy is made: refused in one line, nothing written
- *          there. A JVM whose -XX:+DisableAttachMechanism comes from -XX:VMOptionsFile (not
- *          on its command line: its perfdata says so): top refuses at once and sends no
- *          SIGQUIT (no thread dump in the application's output); list marks it. list marks a
- *          stopped JVM, and survives a process that maps a "libjvm.so" whose JDK release
- *          file is a FIFO, with an argv[0] holding ESC c, CR and an 8-bit CSI (shown escaped)
+ * @summary load and list as root against a hostile user's JVMs. A library only root may
+ *          read, in a directory anyone may cross (access() as root said the JVM's user could
+ *          read it, and the JVM failed to load it): load copies it into the JVM's
+ *          /tmp/heapsampler-VERSION/ as that user, and the JVM loads the copy. That directory
+ *          swapped for a symbolic link to a root-only directory while a copy is made: refused
+ *          in one line, nothing written there. A JVM whose -XX:+DisableAttachMechanism comes
+ *          from -XX:VMOptionsFile (not on its command line: its perfdata says so): top refuses
+ *          at once and sends no SIGQUIT (no thread dump in the application's output); list
+ *          marks it. list marks a stopped JVM, and survives a process that maps a "libjvm.so"
+ *          whose JDK release file is a FIFO, with an argv[0] holding ESC c, CR and an 8-bit CSI
+ *          (shown escaped)
  * @library /lib
  * @build CliTarget Hostile
  * @run driver CliHostileLoadTest
@@ -37,11 +39,15 @@ public class CliHostileLoadTest {
             Hostile.Attacks attacks = new Hostile.Attacks();
             try {
                 // a directory anyone may cross, a library only root may read (stat() as the user
-                // works, so the same file is seen; access() as root says it is readable)
+                // works, so the same file is seen; access() as root says it is readable); and one
+                // in a directory only root may cross
                 Path lib = Files.copy(AgentRunner.agentLibrary(), libDir.resolve("libheapsampler.so"));
+                Path hidden = Files.createDirectories(libDir.resolve("hidden"));
+                Path hiddenLib = Files.copy(AgentRunner.agentLibrary(), hidden.resolve("libheapsampler.so"));
                 Cli.system("chmod", "0755", libDir.toString());
                 Cli.system("chmod", "0600", lib.toString());
-                loadFromRootOnly(user, lib, victim, attacks);
+                Cli.system("chmod", "0700", hidden.toString());
+                loadFromRootOnly(user, lib, hiddenLib, victim, attacks);
                 attacks.run("-XX:+DisableAttachMechanism from a VM options file", () -> attachDisabled(user));
                 attacks.run("list: a stopped JVM, a FIFO as a JDK's release file, ESC in argv[0]", () -> listHostile(user, fakeJdk));
             } finally {
@@ -62,7 +68,8 @@ public class CliHostileLoadTest {
                 .jvmFlags("-Xmx64m", "-XX:+EnableDynamicAgentLoading");
     }
 
-    static void loadFromRootOnly(Hostile user, Path lib, Hostile.Victim victim, Hostile.Attacks attacks) throws Exception {
+    static void loadFromRootOnly(Hostile user, Path lib, Path hiddenLib, Hostile.Victim victim, Hostile.Attacks attacks)
+            throws Exception {
         try (Cli.Target t = privateTmpJvm(user)) {
             t.startIn(user.directory("hostile-load"), "CliTarget");
             String pid = t.pidString();
@@ -70,7 +77,7 @@ public class CliHostileLoadTest {
             String version = Hostile.run("--version").assertOk().stdout.trim().replaceAll(".* ", "");
             Path copyDir = tmp.resolve("heapsampler-" + version);
             attacks.run("the library copy's directory swapped for a link to a root-only directory", () -> {
-                Hostile.Paused p = Hostile.pause("copy_library", "load", pid, "--lib", lib.toString(), "--timeout", TIMEOUT);
+                Hostile.Paused p = Hostile.pause("copy_library", "load", pid, "--lib", hiddenLib.toString(), "--timeout", TIMEOUT);
                 user.sh("mv " + copyDir + " " + tmp.resolve("moved") + " && ln -s " + victim.path + " " + copyDir);
                 try {
                     Cli.Result r = p.resume().finish();
