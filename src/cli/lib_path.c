@@ -163,13 +163,12 @@ int cli_lib_in_target(cli_side *s, const char *lib, char *out, size_t len, bool 
         snprintf(out, len, "%s", lib);
         return 0;
     }
-    char dir_name[64], inner_dir[PATH_MAX];
-    snprintf(dir_name, sizeof dir_name, "heapsampler-%s", HEAPSAMPLER_VERSION);
+    char inner_dir[PATH_MAX]; /* /tmp/heapsampler-VERSION: opened below the /tmp held */
     if (cli_copied_lib_dir(inner_dir, sizeof inner_dir, HEAPSAMPLER_VERSION) != 0 ||
         cli_copied_lib_path(out, len, HEAPSAMPLER_VERSION) != 0)
         return cli_fail(e, CLI_EXIT_ATTACH, "path too long for process %d", s->t->pid);
     int rc = cli_side_tmp(s, e);
-    int dir = rc ? -1 : open_copy_dir(s, dir_name, e);
+    int dir = rc ? -1 : open_copy_dir(s, inner_dir + strlen("/tmp/"), e);
     if (dir < 0) return rc ? rc : -dir;
     cli_fault_stop("copy_library");
     rc = copy_into(s, dir, &ours, e);

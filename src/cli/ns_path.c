@@ -159,12 +159,6 @@ bool cli_maps_find(const char *maps, const char *name, char *out, size_t len) {
     return false;
 }
 
-int cli_host_path(char *out, size_t len, int pid, const char *inner) {
-    if (inner[0] != '/') return -1;
-    int n = snprintf(out, len, "/proc/%d/root%s", pid, inner);
-    return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
 int cli_java_home(const char *libjvm, char *out, size_t len) {
     const char *lib = NULL;
     for (const char *p = strstr(libjvm, "/lib/"); p; p = strstr(p + 1, "/lib/")) lib = p;

@@ -4,7 +4,8 @@
  *
  * A target may live in its own pid and mount namespaces: HotSpot knows itself by its
  * namespaced pid (last field of "NSpid:" in /proc/PID/status) and names its files in its
- * own root; from the host those are reached through /proc/PID/root. */
+ * own root; from the host those are reached from a descriptor of /proc/PID/root, never as
+ * a "/proc/PID/root/..." string (resolve.h). */
 #ifndef HS_CLI_NS_PATH_H
 #define HS_CLI_NS_PATH_H
 
@@ -47,9 +48,6 @@ int cli_id_inside(const char *map, unsigned long host_id, unsigned long *inside)
 /* Finds the first mapping whose file is named `name` (its last path component) in the
  * text of /proc/PID/maps; copies its path (without " (deleted)") into out. */
 bool cli_maps_find(const char *maps, const char *name, char *out, size_t len);
-
-/* "/proc/PID/root" + inner (an absolute path inside the target). Returns 0, or -1. */
-int cli_host_path(char *out, size_t len, int pid, const char *inner);
 
 /* The JDK home of a libjvm.so path (.../lib/server/libjvm.so -> ...; the JDK 8 layout
  * .../jre/lib/amd64/server/libjvm.so -> the directory above jre). Returns 0, or -1. */
