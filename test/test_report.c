@@ -306,7 +306,8 @@ static void test_widths(void) {
         char *text = render(p, &f, HS_RANK_INUSE, widths[i], 20, true);
         CU_ASSERT_TRUE(widest_line(text) <= widths[i]);
         CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "…")); /* the site is cut, marked */
-        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.example"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.")); /* its middle, not its start */
+        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), ":1234 → ")); /* nor its line */
         CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "512 KiB")); /* in use: never dropped */
         free(text);
     }
@@ -321,8 +322,52 @@ static void test_widths(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(titles);
     if (strncmp(titles, "\n#   in use  site", 17) != 0) fprintf(stderr, "\n%s\n", narrow);
     CU_ASSERT_EQUAL(strncmp(titles, "\n#   in use  site", 17), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "512 KiB  com.example"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "512 KiB  c"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), ":1234 → com.")); /* line kept at 40 too */
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "Name[]"));       /* and the simple name */
     free(narrow);
+    hs_profile_free(p);
+}
+
+/* The defect seen on Tomcat at 80 columns: two sites of one JSP method, lines 12 and 140,
+ * both read "org.apache.jsp.leak_jsp._jspService:1…". The line and the class stay; width 0
+ * (a file, a pipe) cuts nothing. */
+static void test_rows_stay_apart(void) {
+    hs_profile *p = new_profile(4);
+    const char *frames[] = {"org.apache.jsp.leak_005fpage_jsp._jspService"};
+    const int64_t line_a[] = {12}, line_b[] = {140};
+    add_site(p, "java.util.concurrent.ConcurrentHashMap$Node", frames, line_a, 1, 64, 8 << 20, 6 << 20, 12);
+    add_site(p, "java.util.concurrent.ConcurrentHashMap$Node", frames, line_b, 1, 64, 4 << 20, 3 << 20, 12);
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    char *text = render(p, &f, HS_RANK_INUSE, 80, 20, false);
+    CU_ASSERT_TRUE(widest_line(text) <= 80);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "_jspService:12 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "_jspService:140 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "…"));
+    free(text);
+    char *whole = render(p, &f, HS_RANK_INUSE, HS_REPORT_WIDTH_UNLIMITED, 20, true);
+    CU_ASSERT_PTR_NULL(strstr(whole, "…"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(whole, 2),
+        "org.apache.jsp.leak_005fpage_jsp._jspService:140 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(whole, "\nsampling: one sample per 512 KiB allocated on average; rate cap: off\n"));
+    free(whole);
+    hs_profile_free(p);
+}
+
+/* After `stop`: the report says sampling is stopped, shows no in-use column (nothing is
+ * tracked, every site would read 0 B) and ranks by allocation. */
+static void test_stopped(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    f.stopped = true;
+    char *text = render(p, &f, HS_RANK_INUSE, 100, 20, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "sampling is stopped"));
+    CU_ASSERT_PTR_NULL(strstr(text, "in use  "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "Churn.run:33"));
+    free(text);
     hs_profile_free(p);
 }
 
@@ -412,6 +457,40 @@ static void test_paths_text(void) {
     hs_profile_free(p);
 }
 
+/* Four objects of one site held by one ArrayList read the same chain: printed once, with
+ * the count and their bytes together; a different chain stays apart. */
+static void test_paths_folded(void) {
+    hs_profile *p = hs_profile_new();
+    hs_profile_add_sample_type(p, "inuse_objects", "count");
+    hs_profile_add_sample_type(p, "inuse_space", "bytes");
+    uint32_t chain[3] = {add_frame(p, "byte[]", 0), add_frame(p, "java.lang.Object[]", 0),
+                         add_frame(p, "[static] Leak.LIST", 0)};
+    uint32_t other[2] = {add_frame(p, "byte[]", 0), add_frame(p, "[thread] main", 0)};
+    int64_t values[2] = {1, 1 << 20};
+    for (int i = 0; i < 4; i++) hs_profile_add_sample(p, chain, 3, values, 0);
+    hs_profile_add_sample(p, other, 2, values, 0);
+    for (uint32_t i = 0; i < 5; i++) hs_profile_label_samples(p, i, "site", "1");
+    hs_profile_add_comment(p, "site 1: Leak.put:3 → byte[], 5.00 MiB in use: 5 of 5 reached");
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_paths(p, &t), 0);
+    const char *expected =
+        "\n"
+        "site 1: Leak.put:3 → byte[], 5.00 MiB in use: 5 of 5 reached\n"
+        "  path (the same for 4 objects):\n"
+        "    [static] Leak.LIST\n"
+        "      java.lang.Object[]\n"
+        "        byte[]   (the objects; they stand for 4.00 MiB in use)\n"
+        "  path:\n"
+        "    [thread] main\n"
+        "      byte[]   (the object; stands for 1.00 MiB in use)\n";
+    if (strcmp(hs_text_str(&t), expected) != 0) fprintf(stderr, "\n%s\n", hs_text_str(&t));
+    CU_ASSERT_STRING_EQUAL(hs_text_str(&t), expected);
+    hs_text_free(&t);
+    hs_profile_free(p);
+}
+
 void register_tests(void) {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
     CU_add_test(suite, "site keys skip JDK frames", test_site_keys);
@@ -424,4 +503,7 @@ void register_tests(void) {
     CU_add_test(suite, "live=false and an empty profile", test_live_off_and_empty);
     CU_add_test(suite, "the unattributed heap is not a ranked site", test_residual_not_ranked);
     CU_add_test(suite, "retention paths as text", test_paths_text);
+    CU_add_test(suite, "identical chains folded with a count", test_paths_folded);
+    CU_add_test(suite, "narrow rows keep line and class; width 0 cuts nothing", test_rows_stay_apart);
+    CU_add_test(suite, "after stop: says so, ranks by allocation", test_stopped);
 }

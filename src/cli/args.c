@@ -106,6 +106,18 @@ long cli_parse_duration_ms(const char *text) {
     return ms > (double)LONG_MAX / 2 ? -1 : (long)ms;
 }
 
+int cli_clamp_width(long columns) {
+    return columns < CLI_WIDTH_MIN ? CLI_WIDTH_MIN : columns > CLI_WIDTH_MAX ? CLI_WIDTH_MAX : (int)columns;
+}
+
+int cli_columns_width(const char *columns) {
+    char *end = NULL;
+    if (!columns || *columns < '0' || *columns > '9') return 0;
+    errno = 0;
+    long n = strtol(columns, &end, 10);
+    return errno || *end || n <= 0 ? 0 : cli_clamp_width(n);
+}
+
 /* A whole decimal number in [lo, hi], or -1. */
 static long parse_number(const char *text, long lo, long hi) {
     if (!text || !*text) return -1;

@@ -53,6 +53,14 @@ int cli_parse_args(int argc, char *const argv[], cli_args *out, char *err, size_
 /* Parses a duration: "10s", "500ms", "2m", or plain seconds. Returns milliseconds or -1. */
 long cli_parse_duration_ms(const char *text);
 
+/* The report's width limits (the agent's width=: 40 to 1000 columns, 0 for no limit). */
+#define CLI_WIDTH_MIN 40
+#define CLI_WIDTH_MAX 1000
+/* A terminal's width within those limits. */
+int cli_clamp_width(long columns);
+/* The width COLUMNS asks for (clamped), or 0 (no limit) when it is unset or not a number. */
+int cli_columns_width(const char *columns);
+
 /* The dump format named by a file's extension, or NULL (see CLI_ACCEPTED_EXTENSIONS). */
 const char *cli_format_for_file(const char *path);
 #define CLI_ACCEPTED_EXTENSIONS ".pb.gz or .pb (pprof), .html (flame graph), .collapsed, .txt (report)"

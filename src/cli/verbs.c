@@ -193,17 +193,20 @@ int cli_verb_paths(const cli_args *a, cli_err *e) {
     return 0;
 }
 
-/* The terminal's width, or 100 when stdout is not a terminal. */
-static int terminal_width(void) {
+/* The report's width (the agent's width=): the terminal's; COLUMNS when stdout is not a
+ * terminal (or the terminal does not say); else 0, no limit: a file or a pipe gets every
+ * name whole. */
+static int report_width(void) {
     struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
-    return 100;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return cli_clamp_width(ws.ws_col);
+    return cli_columns_width(getenv("COLUMNS"));
 }
 
 static int top_once(const cli_args *a, char **answer, cli_err *e) {
     char command[160];
     snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s%s", a->n, a->by ? ",by=" : "",
-             a->by ? a->by : "", terminal_width(), a->stack ? ",stack=true" : "",
+             a->by ? a->by : "", report_width(), a->stack ? ",stack=true" : "",
              a->gc ? ",gc=1" : "");
     return ask(a, command, answer, e);
 }

@@ -32,8 +32,8 @@ static const command_row command_table[] = {
     {"start", HS_CMD_START, {"interval", "log", "rate", "http", "http_token", NULL},
      "start[,interval=SIZE][,log=LEVEL][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]]",
      "turn sampling on again after stop, optionally at another interval or rate cap, and the "
-     "HTTP endpoint of http= (if any); http= (as at startup) opens the endpoint, also while "
-     "sampling runs"},
+     "HTTP endpoint of http= (if any); while sampling runs, changes interval=, rate=, log= and "
+     "http= in place, keeping every tracked object (only stop releases them)"},
     {"stop", HS_CMD_STOP, {NULL}, "stop",
      "turn sampling off, release every tracked weak reference and close the HTTP endpoint"},
     {"status", HS_CMD_STATUS, {"file", NULL}, "status[,file=PATTERN]",
@@ -41,7 +41,7 @@ static const command_row command_table[] = {
     {"top", HS_CMD_TOP, {"n", "by", "width", "stack", "gc", NULL},
      "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1]",
      "print the report: the N (1-1000, default 20) sites with the most in-use bytes (or "
-     "allocated, or growing), WIDTH 40-1000 columns (default 100); stack=true adds each "
+     "allocated, or growing), WIDTH 40-1000 columns (default 100; 0: no line cut); stack=true adds each "
      "site's whole stack; gc=1 first forces a full collection, as dump,gc=1"},
     {"paths", HS_CMD_PATHS, {"n", "budget", "out", NULL}, "paths[,n=N][,budget=D][,out=PATH]",
      "print the reference chains from GC roots to the N (1-64, default 5) largest in-use "
@@ -157,10 +157,10 @@ static int parse_budget(const char *value, hs_command *cmd, char *why, size_t wh
 }
 
 static int parse_width(const char *value, hs_command *cmd, char *why, size_t whylen) {
-    long n = whole_number(value, HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
-    if (n < 0) {
-        snprintf(why, whylen, "width=%.32s: not a number of columns from %d to %d", value,
-                 HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
+    long n = whole_number(value, HS_REPORT_WIDTH_UNLIMITED, HS_REPORT_WIDTH_MAX);
+    if (n < 0 || (n > HS_REPORT_WIDTH_UNLIMITED && n < HS_REPORT_WIDTH_MIN)) {
+        snprintf(why, whylen, "width=%.32s: not a number of columns from %d to %d (0: no limit)",
+                 value, HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
         return -1;
     }
     cmd->report.width = (unsigned)n;
@@ -358,6 +358,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.has_file = items_have_key(items, "file");
     parsed.has_interval = items_have_key(items, "interval");
     parsed.has_rate = items_have_key(items, "rate");
+    parsed.has_log = items_have_key(items, "log");
     parsed.has_http = items_have_key(items, "http") || items_have_key(items, "http_token");
     *cmd = parsed;
     return 0;
@@ -367,6 +368,10 @@ bool hs_command_is_command(const char *text) {
     if (!text) return false;
     size_t word_len = strcspn(text, ",");
     return word_len > 0 && find_command(text, word_len) != NULL;
+}
+
+bool hs_command_has_item(const char *text, const char *key) {
+    return items_have_key(text ? text : "", key);
 }
 
 bool hs_command_find_item(const char *text, const char *key, char *out, size_t len) {

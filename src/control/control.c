@@ -2,6 +2,7 @@
 #include "control.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,39 @@
 #include "throttle.h"
 #include "wall_clock.h"
 
+/* Commands whose reply file was gone when they arrived (control.h). */
+static atomic_ulong late_commands;
+
+void hs_control_count_late(void) { atomic_fetch_add(&late_commands, 1); }
+
+/* The interval sampling runs at, plainly: a start,interval= may have changed it since the
+ * run began (each sample keeps the weight of the interval it was taken at). */
+static void status_interval(hs_agent *agent, hs_bounded *out) {
+    int64_t now = atomic_load(&agent->sampling_interval), began = agent->opts.interval;
+    char size[32], began_size[32];
+    hs_report_size((double)now, size, sizeof size);
+    hs_report_size((double)began, began_size, sizeof began_size);
+    if (now == began)
+        hs_bounded_printf(out, "interval: %lld bytes (one sample per %s allocated, on average)\n",
+                          (long long)now, size);
+    else
+        hs_bounded_printf(out, "interval: %lld bytes (one sample per %s allocated, on average; "
+                          "the run began at %s: each sample is weighted for the interval it was "
+                          "taken at, so the estimates span the change)\n",
+                          (long long)now, size, began_size);
+}
+
+size_t hs_control_exit_profile(const hs_agent *agent, char *buf, size_t len) {
+    char path[HS_PATH_MAX], err[HS_PATH_MAX + 256], cwd[HS_PATH_MAX];
+    if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), time(NULL), path, sizeof path,
+                               err, sizeof err) != 0)
+        snprintf(path, sizeof path, "%s", agent->output_path);
+    bool relative = path[0] != '/' && getcwd(cwd, sizeof cwd);
+    int n = snprintf(buf, len, "%s%s%s (written at exit; -oom, -peak and periodic files beside "
+                     "it; file= chooses)", relative ? cwd : "", relative ? "/" : "", path);
+    return n > 0 ? (size_t)n : 0;
+}
+
 static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_counters *c = &agent->counters;
     char options[HS_PATH_MAX + 512];
@@ -35,8 +69,7 @@ static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_bounded_printf(out, "state: %s\n", hs_sampling_state_name(agent));
     hs_bounded_printf(out, "version: %s\n", HEAPSAMPLER_VERSION);
     hs_bounded_printf(out, "options: %s\n", options);
-    hs_bounded_printf(out, "interval: %lld bytes (estimates are scaled to interval=%lld)\n",
-         (long long)atomic_load(&agent->sampling_interval), (long long)agent->opts.interval);
+    status_interval(agent, out);
     hs_bounded_printf(out, "samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed, "
               "%llu stacks truncated at depth=%d\n",
          (unsigned long long)hs_sample_table_samples(agent->samples),
@@ -87,6 +120,11 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
                                           room ? out.buf + out.need : NULL, room);
     room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_dumps_status(agent, room ? out.buf + out.need : NULL, room);
+    char exit_profile[2 * HS_PATH_MAX + 128];
+    hs_control_exit_profile(agent, exit_profile, sizeof exit_profile);
+    hs_bounded_printf(&out, "exit profile: %s\n", exit_profile);
+    hs_bounded_printf(&out, "late commands: %lu (arrived after the command that sent them had "
+                      "given up; not run)\n", (unsigned long)atomic_load(&late_commands));
     room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_http_export_status(room ? out.buf + out.need : NULL, room);
     room = out.need < out.cap ? out.cap - out.need : 0;
@@ -203,7 +241,7 @@ static int encode_dump(const hs_profile *p, void *ctx, uint8_t **out, size_t *le
     hs_report_options o;
     hs_report_options_defaults(&o);
     o.rows = HS_REPORT_ROWS_MAX; /* a file is read with a pager: every site up to the cap */
-    o.width = 160;
+    o.width = HS_REPORT_WIDTH_UNLIMITED; /* and never cut */
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
         hs_text_free(&text);
@@ -337,18 +375,23 @@ static int start_http(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, bool 
     return 0;
 }
 
+/* `start` while sampling runs changes what it is given in place: interval= (sampling
+ * paused for the moment the change takes), rate=, log=, http=. Nothing tracked is
+ * released; only `stop` does that. */
 static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     char why[256];
     bool running = atomic_load(&agent->phase) == HS_PHASE_RUNNING, opened;
-    if (running && (!cmd->has_http || cmd->has_interval || cmd->has_rate)) {
-        hs_error("start: sampling is not stopped (running)%s",
-                 cmd->has_http ? "; interval= and rate= need a stop first, http= alone opens "
-                                 "the endpoint" : "");
+    if (running && !cmd->has_http && !cmd->has_interval && !cmd->has_rate &&
+        !cmd->has_log) {
+        hs_error("start: sampling is already running (give interval=, rate=, log= or http= to "
+                 "change them while it runs)");
         return JNI_ERR;
     }
     if (start_http(agent, jni, cmd, &opened) != 0) return JNI_ERR; /* sampling unchanged */
-    if (!running &&
-        hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
+    int64_t interval = start_interval(agent, cmd);
+    int rc = running ? hs_sampling_change_interval(agent, agent->jvmti, interval, why, sizeof why)
+                     : hs_sampling_resume(agent, agent->jvmti, interval, why, sizeof why);
+    if (rc != 0) {
         hs_error("start: %s", why);
         if (opened) hs_http_export_stop(agent);
         return JNI_ERR;
@@ -362,7 +405,13 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answe
         agent->opts.rate_period_ns = cmd->options.rate_period_ns;
     }
     if (!running) hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again */
-    answer_text(a, running ? "sampling already running" : "sampling started");
+    if (running)
+        answer_line(a, "sampling running; changed while it runs: %s%s%s%s(tracked objects kept)",
+                    cmd->has_interval ? "interval " : "", cmd->has_rate ? "rate " : "",
+                    cmd->has_log ? "log " : "",
+                    cmd->has_http ? "http " : "");
+    else
+        answer_text(a, "sampling started");
     const char *address = hs_http_export_address();
     if (address) answer_line(a, "http: serving on http://%s/debug/pprof/", address);
     else if (cmd->has_http) answer_text(a, "http: closed");
@@ -462,7 +511,11 @@ jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text) {
     int fd = -1;
     if (hs_command_find_item(text, "reply", reply, sizeof reply)) {
         char err[HS_PATH_MAX + 256];
-        if ((fd = hs_reply_open("reply", reply, err, sizeof err)) < 0) {
+        if ((fd = hs_reply_open("reply", reply, err, sizeof err)) == HS_REPLY_GONE) {
+            hs_control_count_late(); /* nobody waits for it: not run, not a word */
+            return JNI_ERR;
+        }
+        if (fd < 0) {
             hs_error("%s", err); /* nowhere else to say it */
             return JNI_ERR;
         }

@@ -9,7 +9,8 @@
  * samples (estimate.h), which the snapshot carries per sample (hs_sample.inuse_var); the
  * rows add them up.
  * Columns are as wide as their widest cell; when the table would be wider than width=,
- * the least important columns go first, and the site column takes what is left. */
+ * the least important columns go first, and the site column takes what is left, cut in
+ * its middle (site_cut.h). Width 0 (a file, a pipe) cuts nothing. */
 #include "report.h"
 
 #include <math.h>
@@ -19,10 +20,12 @@
 #include <time.h>
 
 #include "live_scale.h"
+#include "site_cut.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */
 #define SITE_MIN_WIDTH 32
+#define SITE_MAX_NEED 64
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ARROW "\xe2\x86\x92"
 
@@ -86,34 +89,9 @@ static void duration_text(double seconds, char *out, size_t len) {
     else snprintf(out, len, "%.1fd", seconds / 86400);
 }
 
-/* Display columns of UTF-8 text (one per code point). */
-static size_t display_width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-/* Appends s cut to `columns` display columns (an ellipsis marks the cut). */
-static void append_cut(hs_text *out, const char *s, size_t columns) {
-    if (display_width(s) <= columns) {
-        hs_text_puts(out, s);
-        return;
-    }
-    if (columns == 0) return;
-    size_t w = 0, i = 0;
-    for (; s[i]; i++) {
-        if (((unsigned char)s[i] & 0xC0) != 0x80) {
-            if (w == columns - 1) break;
-            w++;
-        }
-    }
-    hs_text_append(out, s, i);
-    hs_text_puts(out, ELLIPSIS);
-}
-
 /* Appends s padded to width columns, right-aligned or left-aligned. */
 static void append_padded(hs_text *out, const char *s, size_t width, bool right) {
-    size_t w = display_width(s);
+    size_t w = hs_display_width(s);
     size_t pad = w < width ? width - w : 0;
     if (right) hs_text_repeat(out, ' ', pad);
     hs_text_puts(out, s);
@@ -127,8 +105,8 @@ static void append_wrapped(hs_text *out, const char *text, size_t width) {
         size_t n = strcspn(p, " ");
         char word[1024];
         snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
-        size_t w = display_width(word);
-        if (column > 0 && column + 1 + w > width) {
+        size_t w = hs_display_width(word);
+        if (column > 0 && width != HS_REPORT_WIDTH_UNLIMITED && column + 1 + w > width) {
             hs_text_puts(out, "\n  ");
             column = 2;
         } else if (column > 0) {
@@ -317,23 +295,32 @@ static size_t fixed_width(const layout *l) {
 
 static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *rows,
                         uint32_t n, unsigned width, layout *l) {
+    /* The site column asks for its widest site up to SITE_MIN_WIDTH, and more where a site
+     * needs it to keep its line number and class whole (site_cut.h), up to SITE_MAX_NEED:
+     * columns are dropped for that before a site's line or class is cut. */
     size_t site_need = 0;
     for (uint32_t r = 0; r < n; r++) {
-        size_t w = display_width(rows[r].key);
-        if (w > site_need) site_need = w;
+        size_t w = hs_display_width(rows[r].key);
+        size_t keep = hs_site_min_width(rows[r].key);
+        size_t need = w < SITE_MIN_WIDTH ? w : keep > SITE_MIN_WIDTH ? keep : SITE_MIN_WIDTH;
+        if (need > site_need) site_need = need;
     }
-    if (site_need > SITE_MIN_WIDTH) site_need = SITE_MIN_WIDTH;
+    if (site_need > SITE_MAX_NEED) site_need = SITE_MAX_NEED;
     for (int i = 0; i < NCOLS; i++) {
         l->shown[i] = true;
-        l->width[i] = display_width(titles[i]);
+        l->width[i] = hs_display_width(titles[i]);
         for (uint32_t r = 0; r < n; r++) {
-            size_t w = display_width(cells[r].cell[i]);
+            size_t w = hs_display_width(cells[r].cell[i]);
             if (w > l->width[i]) l->width[i] = w;
         }
     }
     if (!c->facts->live) /* no in-use values: no in-use columns */
         l->shown[COL_INUSE] = l->shown[COL_SIGMA] = l->shown[COL_HEAP] = l->shown[COL_AGE] =
             l->shown[COL_GROWTH] = false;
+    if (width == HS_REPORT_WIDTH_UNLIMITED) { /* a file, a pipe: every column, nothing cut */
+        l->site_width = 0;
+        return;
+    }
     for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0] &&
                        fixed_width(l) + site_need > width; d++)
         l->shown[drop_order[d]] = false;
@@ -347,28 +334,28 @@ static void append_row(hs_text *out, const layout *l, const char *const *cells, 
         append_padded(out, cells[i], l->width[i], true);
         hs_text_puts(out, "  ");
     }
-    append_cut(out, site, l->site_width);
+    hs_site_cut(out, site, l->site_width);
     hs_text_puts(out, "\n");
 }
 
 static void append_stack(hs_text *out, const report_ctx *c, const site_row *r, size_t width) {
     const hs_sample *s = r->stack;
     char line[1200];
+    static const char at[] = "      at ";
+    size_t frame_width = width == 0 ? 0 : width > sizeof at ? width - (sizeof at - 1) : 1;
     for (uint32_t i = 1; i < s->depth; i++) {
         const hs_location *loc = &c->p->locations[s->locations[i]];
         if (loc->line > 0)
-            snprintf(line, sizeof line, "      at %s:%lld", function_name(c->p, s->locations[i]),
+            snprintf(line, sizeof line, "%s:%lld", function_name(c->p, s->locations[i]),
                      (long long)loc->line);
         else
-            snprintf(line, sizeof line, "      at %s", function_name(c->p, s->locations[i]));
-        append_cut(out, line, width);
+            snprintf(line, sizeof line, "%s", function_name(c->p, s->locations[i]));
+        hs_text_puts(out, at);
+        hs_site_cut(out, line, frame_width);
         hs_text_puts(out, "\n");
     }
-    if (r->nstacks > 1) {
-        snprintf(line, sizeof line, "      (the largest of %u stacks of this site)", r->nstacks);
-        append_cut(out, line, width);
-        hs_text_puts(out, "\n");
-    }
+    if (r->nstacks > 1)
+        hs_text_printf(out, "      (the largest of %u stacks of this site)\n", r->nstacks);
 }
 
 /* --- the header --------------------------------------------------------------------- */
@@ -397,6 +384,10 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     } else if (f->live) {
         snprintf(line, sizeof line, "heap: no GC seen yet, so nothing is known to be in use (%s)",
                  f->gc_name ? f->gc_name : "GC ?");
+    } else if (f->stopped) {
+        snprintf(line, sizeof line, "sampling is stopped (heapsampler stop): nothing is tracked, "
+                                    "so no site shows bytes in use, and allocated is what was "
+                                    "sampled before the stop; heapsampler start turns it on again");
     } else {
         snprintf(line, sizeof line, "heap: live tracking is off (live=false): allocation only");
     }
@@ -489,6 +480,9 @@ static int write_table(hs_text *out, const report_ctx *c, site_row *rows, uint32
 
 int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
                     const hs_report_options *opts, hs_text *out) {
+    hs_report_facts shown = *facts;
+    if (shown.stopped) shown.live = false; /* the tracked objects were released: no in-use */
+    facts = &shown;
     report_ctx c = {.p = p, .facts = facts,
                     .alloc_space = hs_profile_sample_type_index(p, "alloc_space"),
                     .inuse_space = hs_profile_sample_type_index(p, "inuse_space")};
@@ -530,20 +524,61 @@ static const char *sample_label(const hs_sample *s, const char *key) {
     return s->label_key && strcmp(s->label_key, key) == 0 ? s->label_value : NULL;
 }
 
-static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s,
-                         uint32_t inuse_space) {
-    hs_text_puts(out, "  path:\n");
+/* Whether two chains read the same, frame by frame. */
+static bool same_chain(const hs_profile *p, const hs_sample *a, const hs_sample *b) {
+    if (a->depth != b->depth) return false;
+    for (uint32_t i = 0; i < a->depth; i++)
+        if (a->locations[i] != b->locations[i] &&
+            strcmp(function_name(p, a->locations[i]), function_name(p, b->locations[i])) != 0)
+            return false;
+    return true;
+}
+
+/* One chain, root first, for `count` objects whose chains read the same (folded), holding
+ * `bytes` in use between them. */
+static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s, uint32_t count,
+                         double bytes, bool has_bytes) {
+    if (count > 1) hs_text_printf(out, "  path (the same for %u objects):\n", count);
+    else hs_text_puts(out, "  path:\n");
     uint32_t level = 0;
     for (uint32_t i = s->depth; i-- > 0; level++) { /* root first */
         hs_text_repeat(out, ' ', 4 + 2 * (level < PATH_INDENT_MAX ? level : PATH_INDENT_MAX));
         hs_text_puts(out, function_name(p, s->locations[i]));
-        if (i == 0 && inuse_space < p->nsample_types) {
+        if (i == 0 && has_bytes) {
             char size[32];
-            hs_report_size((double)s->values[inuse_space], size, sizeof size);
-            hs_text_printf(out, "   (the object; stands for %s in use)", size);
+            hs_report_size(bytes, size, sizeof size);
+            hs_text_printf(out, count > 1 ? "   (the objects; they stand for %s in use)"
+                                          : "   (the object; stands for %s in use)", size);
         }
         hs_text_puts(out, "\n");
     }
+}
+
+/* The chains of the samples `in` selects, identical ones folded into one with a count. */
+static void append_chains(hs_text *out, const hs_profile *paths, uint32_t inuse_space,
+                          bool (*in)(const hs_profile *, const hs_sample *, const void *),
+                          const void *arg) {
+    bool *done = calloc(paths->nsamples ? paths->nsamples : 1, sizeof *done);
+    if (!done) {
+        out->failed = 1;
+        return;
+    }
+    bool has_bytes = inuse_space < paths->nsample_types;
+    for (uint32_t i = 0; i < paths->nsamples; i++) {
+        const hs_sample *s = &paths->samples[i];
+        if (done[i] || !in(paths, s, arg)) continue;
+        uint32_t count = 0;
+        double bytes = 0;
+        for (uint32_t j = i; j < paths->nsamples; j++) {
+            const hs_sample *t = &paths->samples[j];
+            if (done[j] || !in(paths, t, arg) || !same_chain(paths, s, t)) continue;
+            done[j] = true;
+            count++;
+            if (has_bytes) bytes += (double)t->values[inuse_space];
+        }
+        append_chain(out, paths, s, count, bytes, has_bytes);
+    }
+    free(done);
 }
 
 /* The "site N: ..." comment of a site, or NULL. */
@@ -553,6 +588,18 @@ static const char *site_comment(const hs_profile *p, const char *site) {
     for (uint32_t i = 0; i < p->ncomments; i++)
         if (strncmp(p->comments[i], prefix, (size_t)n) == 0) return p->comments[i];
     return NULL;
+}
+
+static bool of_site(const hs_profile *p, const hs_sample *s, const void *site) {
+    (void)p;
+    const char *label = sample_label(s, "site");
+    return label && strcmp(label, site) == 0;
+}
+
+static bool of_no_listed_site(const hs_profile *p, const hs_sample *s, const void *unused) {
+    (void)unused;
+    const char *label = sample_label(s, "site");
+    return !label || !site_comment(p, label);
 }
 
 int hs_report_paths(const hs_profile *paths, hs_text *out) {
@@ -568,19 +615,14 @@ int hs_report_paths(const hs_profile *paths, hs_text *out) {
         snprintf(site, sizeof site, "%.*s", (int)strcspn(comment + 5, ":"), comment + 5);
         if (site_comment(paths, site) != comment) continue; /* a repeated number */
         hs_text_printf(out, "\n%s\n", comment);
-        for (uint32_t i = 0; i < paths->nsamples; i++) {
-            const char *label = sample_label(&paths->samples[i], "site");
-            if (label && strcmp(label, site) == 0)
-                append_chain(out, paths, &paths->samples[i], inuse_space);
-        }
+        append_chains(out, paths, inuse_space, of_site, site);
     }
-    bool first = true;
-    for (uint32_t i = 0; i < paths->nsamples; i++) {
-        const char *label = sample_label(&paths->samples[i], "site");
-        if (label && site_comment(paths, label)) continue;
-        if (first) hs_text_puts(out, "\nchains of no listed site:\n");
-        first = false;
-        append_chain(out, paths, &paths->samples[i], inuse_space);
+    bool any = false;
+    for (uint32_t i = 0; i < paths->nsamples && !any; i++)
+        any = of_no_listed_site(paths, &paths->samples[i], NULL);
+    if (any) {
+        hs_text_puts(out, "\nchains of no listed site:\n");
+        append_chains(out, paths, inuse_space, of_no_listed_site, NULL);
     }
     if (paths->nsamples == 0) hs_text_puts(out, "\nno path was found to any tracked object\n");
     return out->failed ? -1 : 0;
