@@ -51,7 +51,8 @@ typedef enum {
     HS_CMD_STATUS,
     HS_CMD_HELP,
     HS_CMD_TOP,
-    HS_CMD_PATHS
+    HS_CMD_PATHS,
+    HS_CMD_MARK
 } hs_command_kind;
 
 /* dump,format=: the startup format=, or one for this dump. */
@@ -80,6 +81,8 @@ typedef struct {
     char out[HS_PATH_MAX];      /* out=: "" when not given */
     char paths_out[HS_PATH_MAX]; /* paths_out=: "" when not given */
     bool gc;                    /* dump, top: gc=1, force a full collection first */
+    bool json;                  /* status, top: json=true, the answer as JSON */
+    unsigned since;             /* dump: since=ID, allocations since that mark (0: none) */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 

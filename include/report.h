@@ -37,6 +37,8 @@ typedef struct {
     hs_report_rank by;   /* by= */
     unsigned width;      /* width= */
     bool stacks;         /* stack=true: each site's whole stack under its row */
+    bool by_class;       /* by=class: one row per allocated class, not per site */
+    bool json;           /* json=true: the same rows as JSON (schema: heapsampler(1)) */
 } hs_report_options;
 
 void hs_report_options_defaults(hs_report_options *o);

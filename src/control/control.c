@@ -13,6 +13,7 @@
 #include "dumps.h"
 #include "file_output.h"
 #include "http_export.h"
+#include "json.h"
 #include "push_export.h"
 #include "live_tracker.h"
 #include "log.h"
@@ -51,15 +52,78 @@ static void status_interval(hs_agent *agent, hs_bounded *out) {
                           (long long)now, size, began_size);
 }
 
-size_t hs_control_exit_profile(const hs_agent *agent, char *buf, size_t len) {
+/* The exit profile's path, absolute (a relative file= is the JVM's working directory's). */
+static void exit_profile_path(const hs_agent *agent, char *buf, size_t len) {
     char path[HS_PATH_MAX], err[HS_PATH_MAX + 256], cwd[HS_PATH_MAX];
     if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), time(NULL), path, sizeof path,
                                err, sizeof err) != 0)
         snprintf(path, sizeof path, "%s", agent->output_path);
     bool relative = path[0] != '/' && getcwd(cwd, sizeof cwd);
-    int n = snprintf(buf, len, "%s%s%s (written at exit; -oom, -peak and periodic files beside "
-                     "it; file= chooses)", relative ? cwd : "", relative ? "/" : "", path);
+    snprintf(buf, len, "%s%s%s", relative ? cwd : "", relative ? "/" : "", path);
+}
+
+size_t hs_control_exit_profile(const hs_agent *agent, char *buf, size_t len) {
+    char path[2 * HS_PATH_MAX];
+    exit_profile_path(agent, path, sizeof path);
+    int n = snprintf(buf, len, "%s (written at exit; -oom, -peak and periodic files beside it; "
+                     "file= chooses)", path);
     return n > 0 ? (size_t)n : 0;
+}
+
+/* status,json=true: the facts of the status lines as one object (schema: heapsampler(1)). */
+static void status_json(hs_agent *agent, hs_text *out) {
+    hs_json w;
+    hs_json_begin(&w, out);
+    hs_json_object(&w, NULL);
+    char text[2 * HS_PATH_MAX + 512];
+    hs_json_str(&w, "version", HEAPSAMPLER_VERSION);
+    hs_json_str(&w, "state", hs_sampling_state_name(agent));
+    hs_json_int(&w, "pid", (int64_t)getpid());
+    hs_options_format(&agent->opts, text, sizeof text);
+    hs_json_str(&w, "options", text);
+    hs_json_int(&w, "interval_bytes", atomic_load(&agent->sampling_interval));
+    hs_json_int(&w, "interval_start_bytes", agent->opts.interval);
+    hs_counters *c = &agent->counters;
+    hs_json_object(&w, "samples");
+    hs_json_num(&w, "recorded", (double)hs_sample_table_samples(agent->samples));
+    hs_json_num(&w, "dropped", (double)atomic_load(&c->dropped));
+    hs_json_num(&w, "stack_walks_failed", (double)atomic_load(&c->stack_errors));
+    hs_json_num(&w, "truncated", (double)atomic_load(&c->truncated));
+    hs_json_end(&w);
+    hs_live_status_info live;
+    bool tracking = hs_live_status(&agent->live, &live) == 0;
+    if (tracking) {
+        hs_json_object(&w, "live");
+        hs_json_int(&w, "tracked", live.tracked);
+        hs_json_int(&w, "capacity", live.capacity);
+        hs_json_int(&w, "one_in", (int64_t)1 << live.level);
+        hs_json_end(&w);
+    } else {
+        hs_json_null(&w, "live");
+    }
+    if (tracking && live.last_gc.valid) {
+        hs_json_object(&w, "heap");
+        hs_json_num(&w, "used_bytes", (double)live.last_gc.used);
+        hs_json_int(&w, "gc_epoch", live.last_gc.epoch);
+        hs_json_num(&w, "last_gc_seconds_ago", (double)(hs_wall_nanos() - live.last_gc.time_nanos) / 1e9);
+        hs_json_str(&w, "collector", live.gc_name);
+        hs_json_str(&w, "source", live.heap_source);
+        hs_json_end(&w);
+    } else {
+        hs_json_null(&w, "heap");
+    }
+    unsigned long written, failed;
+    hs_dumps_counts(agent, &written, &failed);
+    hs_json_object(&w, "dumps");
+    hs_json_int(&w, "written", (int64_t)written);
+    hs_json_int(&w, "failed", (int64_t)failed);
+    hs_json_end(&w);
+    exit_profile_path(agent, text, sizeof text);
+    hs_json_str(&w, "exit_profile", text);
+    hs_json_int(&w, "late_commands", (int64_t)atomic_load(&late_commands));
+    hs_json_str(&w, "http", hs_http_export_address());
+    hs_json_end(&w);
+    hs_text_puts(out, "\n");
 }
 
 static void status_sampling(hs_agent *agent, hs_bounded *out) {
@@ -186,6 +250,15 @@ static int open_out(const char *what, const char *path) {
 }
 
 static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
+    if (cmd->json && !cmd->has_file) {
+        hs_text json = {0};
+        status_json(agent, &json);
+        if (!json.failed) answer_text(a, hs_text_str(&json));
+        else hs_error("status: out of memory writing the answer");
+        jint rc = json.failed ? JNI_ERR : JNI_OK;
+        hs_text_free(&json);
+        return rc;
+    }
     char text[8192];
     size_t need = hs_control_status(agent, text, sizeof text);
     if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
@@ -306,7 +379,8 @@ static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     dump_encoding enc = {.agent = agent, .format = cmd->format, .metric = agent->opts.collapsed};
     hs_dump_request req = {.path = cmd->has_file ? cmd->options.file : NULL, .fd = -1,
-                           .out_name = cmd->out, .live_out = &enc.live};
+                           .out_name = cmd->out, .live_out = &enc.live,
+                           .since_mark = cmd->since};
     if (cmd->format != HS_DUMP_STARTUP_FORMAT) {
         req.encode = encode_dump;
         req.ctx = &enc;
@@ -433,6 +507,13 @@ static jint run_stop(hs_agent *agent, JNIEnv *jni, answer *a) {
     return JNI_OK;
 }
 
+static jint run_mark(hs_agent *agent, answer *a) {
+    unsigned id;
+    if (hs_dumps_mark(agent, &id) != 0) return JNI_ERR; /* it said why */
+    answer_line(a, "mark: %u", id);
+    return JNI_OK;
+}
+
 static jint run_help(answer *a) {
     char text[8192];
     hs_command_help(text, sizeof text);
@@ -481,6 +562,7 @@ static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, ans
     case HS_CMD_HELP: return run_help(a);
     case HS_CMD_TOP: return run_top(agent, jni, cmd, a);
     case HS_CMD_PATHS: return run_paths(agent, jni, cmd, a);
+    case HS_CMD_MARK: return run_mark(agent, a);
     }
     return JNI_ERR;
 }
