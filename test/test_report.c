@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "estimate.h"
+#include "json_check.h"
 #include "profile_fixture.h"
 #include "report.h"
 #include "unit.h"
@@ -371,6 +372,62 @@ static void test_stopped(void) {
     hs_profile_free(p);
 }
 
+/* by=class: one row per allocated class, its sites added up (the variances too), an
+ * objects column, and the unattributed rest as a last, unranked row. */
+static void test_by_class(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    uint32_t loc = add_frame(p, "[heap not attributed to samples]", 0);
+    int64_t rest[4] = {0, 0, 0, 100 << 20};
+    hs_profile_add_sample(p, &loc, 1, rest, 0);
+    hs_report_facts f = facts_of(true);
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    o.by_class = true;
+    o.width = HS_REPORT_WIDTH_UNLIMITED;
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    const char *text = hs_text_str(&t);
+    /* byte[]: the two Cache.put stacks, 150 + 50 MiB in use, 51200 objects of 4096 bytes */
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "51.2 k   200 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "  byte[]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "java.util.HashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n-        -   100 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "[heap not attributed to samples]\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "allocated classes by in-use bytes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "3 of 3 classes shown"));
+    hs_text_free(&t);
+    hs_profile_free(p);
+}
+
+/* json=true: the same rows as strictly valid JSON, with the facts the header says. */
+static void test_json(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    o.json = true;
+    o.rows = 2;
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    const char *text = hs_text_str(&t);
+    CU_ASSERT_TRUE(json_check(text));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"rows_are\":\"sites\",\"ranked_by\":\"inuse\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"rank\":1,\"name\":\"com.acme.Cache.put:88 \xe2\x86\x92 byte[]\","
+                                        "\"attributed\":true,\"inuse_bytes\":209715200,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"rows_shown\":2,\"rows_total\":3"));
+    CU_ASSERT_PTR_NULL(strstr(text, "\"rank\":3"));
+    hs_text_free(&t);
+    f.stopped = true; /* after stop: no in-use members, and it says so */
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    CU_ASSERT_TRUE(json_check(hs_text_str(&t)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_text_str(&t), "\"sampling\":\"stopped\",\"live\":false"));
+    CU_ASSERT_PTR_NULL(strstr(hs_text_str(&t), "inuse_bytes"));
+    hs_text_free(&t);
+    hs_profile_free(p);
+}
+
 static void test_live_off_and_empty(void) {
     hs_profile *p = new_profile(2);
     const char *frames[] = {"A.b"};
@@ -506,4 +563,6 @@ void register_tests(void) {
     CU_add_test(suite, "identical chains folded with a count", test_paths_folded);
     CU_add_test(suite, "narrow rows keep line and class; width 0 cuts nothing", test_rows_stay_apart);
     CU_add_test(suite, "after stop: says so, ranks by allocation", test_stopped);
+    CU_add_test(suite, "by=class: a class histogram with the rest", test_by_class);
+    CU_add_test(suite, "json=true: strictly valid, the same rows", test_json);
 }

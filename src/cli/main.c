@@ -23,7 +23,7 @@ static const char help_tail[] =
     "                       or ../lib/heapsampler/ when installed)\n"
     "  --http [HOST:]PORT   load, start: serve /debug/pprof/ (HOST 127.0.0.1 by default; another\n"
     "                       host needs --http-token FILE, a file holding the bearer token)\n"
-    "  --help               a verb's usage and flags (heapsampler top --help)\n"
+    "  --help               a verb's usage and flags: heapsampler top --help\n"
     "  -o, -d, --force, -n, --by, --every, --stack, --paths, --gc, --json: as above\n"
     "\n"
     "Another user's JVM needs root (files made for the JVM then belong to its user); a JVM in a\n"
