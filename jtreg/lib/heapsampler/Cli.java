@@ -140,6 +140,24 @@ public final class Cli {
         return r.stdout;
     }
 
+    /**
+     * Parses json strictly with Python's own parser (python3's json module, NaN and Infinity
+     * refused: JSON has neither) and prints the Python expression over it, `d` being the
+     * parsed value: jsonQuery(text, "d['rows'][0]['name']"). A jtreg skip without python3.
+     */
+    public static String jsonQuery(String json, String expression) throws IOException, InterruptedException {
+        Path python = requireTool("python3");
+        Path file = AgentRunner.newRunDirectory("json").resolve("answer.json");
+        Files.writeString(file, json);
+        String program = "import json,sys\n"
+                + "def bad(c): raise ValueError('not JSON: ' + c)\n"
+                + "d = json.load(open(sys.argv[1], encoding='utf-8'), parse_constant=bad)\n"
+                + "print(" + expression + ")\n";
+        Result r = runCommand(List.of(python.toString(), "-c", program, file.toString()), Duration.ofSeconds(30));
+        if (r.exitCode != 0) throw new AssertionError("not strict JSON, or " + expression + " failed:\n" + r.describe());
+        return r.stdout.trim();
+    }
+
     /** What one run of a command did. The assert methods return this, so they chain. */
     public static final class Result {
         public final List<String> command;
