@@ -19,7 +19,6 @@ import heapsampler.Pprof;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -34,12 +33,14 @@ public class CliOperatorTest {
 
     public static void main(String[] args) throws Exception {
         help();
-        Cli.Target t = Cli.Target.withoutAgent().jvmFlags("-Xmx128m", "-XX:+EnableDynamicAgentLoading");
+        Path tmpdir = heapsampler.AgentRunner.newRunDirectory("operator-tmp");
+        Cli.Target t = Cli.Target.withoutAgent().jvmFlags("-Xmx128m", "-XX:+EnableDynamicAgentLoading",
+                "-Djava.io.tmpdir=" + tmpdir);
         try (t) {
             t.start("CliWideTarget");
             String pid = t.pidString();
             Path out = Files.createDirectories(t.dir().resolveSibling(t.dir().getFileName() + "-out"));
-            profileLoadsAndStops(t, out);
+            profileLoadsAndStops(t, out, tmpdir);
             Cli.run("start", pid).assertOk();
             t.command("retain", "retained"); // allocated while the agent samples
             widths(t, out);
@@ -58,10 +59,9 @@ public class CliOperatorTest {
             Cli.run("status", pid).assertOk().assertStdoutContains("state: running");
             t.assertUndisturbed(CliWideTarget.EXIT_CODE);
             // loaded by attach without file=: the exit profile is in the JVM's temp directory
-            Path exit = Paths.get("/tmp/heapsampler-" + pid + ".pb.gz");
+            Path exit = tmpdir.resolve("heapsampler-" + pid + ".pb.gz");
             if (!Files.exists(exit)) throw new AssertionError("no exit profile " + exit);
             Pprof.read(exit).validate();
-            Files.delete(exit);
             try (var files = Files.list(t.dir())) {
                 List<String> mine = files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("heapsampler"))
                         .collect(Collectors.toList());
@@ -84,7 +84,7 @@ public class CliOperatorTest {
     }
 
     /** profile on a JVM without the agent: loads it, writes the file, stops sampling again. */
-    static void profileLoadsAndStops(Cli.Target t, Path out) throws Exception {
+    static void profileLoadsAndStops(Cli.Target t, Path out, Path tmpdir) throws Exception {
         String pid = t.pidString();
         Path pb = out.resolve("first.pb.gz");
         Cli.run("profile", pid, "interval=16k,rate=0", "-d", "2s", "-o", pb.toString()).assertOk()
@@ -93,7 +93,7 @@ public class CliOperatorTest {
         Cli.run("profile", pid, "-d", "1s", "-o", pb.toString())
                 .assertFailure(Cli.EXIT_FILE_EXISTS, BOUND, "exists"); // refused before touching the JVM
         Cli.run("status", pid).assertOk().assertStdoutContains("state: stopped")
-                .assertStdoutContains("exit profile: /tmp/heapsampler-" + pid + ".pb.gz");
+                .assertStdoutContains("exit profile: " + tmpdir.resolve("heapsampler-" + pid + ".pb.gz"));
     }
 
     static int width(String line) {
@@ -169,7 +169,9 @@ public class CliOperatorTest {
         Cli.Result status = Cli.run("status", pid, "--json").assertOk();
         String facts = Cli.jsonQuery(status.stdout, "d['state'] + '|' + str(d['pid']) + '|' + d['exit_profile'] + '|' "
                 + "+ str(d['late_commands']) + '|' + str(d['live']['tracked'] > 0)");
-        if (!facts.equals("running|" + pid + "|/tmp/heapsampler-" + pid + ".pb.gz|0|True")) status.fail("status --json: " + facts);
+        if (!facts.matches("running\\|" + pid + "\\|/\\S+/heapsampler-" + pid + "\\.pb\\.gz\\|0\\|True")) {
+            status.fail("status --json: " + facts);
+        }
     }
 
     static long tracked(String pid) throws Exception {

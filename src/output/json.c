@@ -122,7 +122,7 @@ void hs_json_num(hs_json *w, const char *key, double value) {
     member(w, key);
     if (!isfinite(value)) hs_text_puts(w->out, "null");
     else if (value == floor(value) && fabs(value) < 9e15) hs_text_printf(w->out, "%.0f", value);
-    else hs_text_printf(w->out, "%.17g", value);
+    else hs_text_printf(w->out, "%.15g", value); /* 15 digits: what a double holds exactly */
 }
 
 void hs_json_int(hs_json *w, const char *key, int64_t value) {

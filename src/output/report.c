@@ -445,7 +445,7 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     else if (f->live)
         snprintf(line, sizeof line, "growth: no site's in-use bytes grew by more than 4 standard "
                                     "errors over the last GCs");
-    if (f->live) append_wrapped(out, line, width);
+    if (f->live && !c->by_class) append_wrapped(out, line, width); /* growth is per site */
     if (c->by_class)
         append_wrapped(out, "class: every site allocating it together (like GC.class_histogram, "
                             "but of the sampled allocations); objects: estimated count; the last "

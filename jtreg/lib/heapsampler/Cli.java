@@ -318,6 +318,11 @@ public final class Cli {
                         + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
             }
             command.addAll(jvmFlags);
+            if (jvmFlags.stream().noneMatch(f -> f.startsWith("-Djava.io.tmpdir="))) {
+                // an agent loaded by attach without file= writes its profiles into the JVM's
+                // temp directory: the test's own, not the machine's /tmp
+                command.add("-Djava.io.tmpdir=" + dir);
+            }
             command.add("-cp");
             command.add(classPath);
             command.add(mainClass);
