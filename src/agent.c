@@ -76,15 +76,17 @@ static int check_jvmti(jvmtiEnv *jvmti, jvmtiError err, const char *what) {
 
 /* Loaded into a running JVM without file=: the JVM's working directory is often not its
  * own to write (a packaged service runs in a root-owned /var/lib/NAME), so the profiles
- * go to the JVM's temp directory (java.io.tmpdir, /tmp unless set) instead: `name` in it,
- * into file (a pattern: a '%' of the directory doubled). */
+ * go to the JVM's temp directory (java.io.tmpdir; /tmp when it is unset, relative, or not
+ * a directory this JVM may write) instead: `name` in it, into file (a pattern: a '%' of
+ * the directory doubled). */
 static void attach_default_file(JavaVM *vm, const char *name, char *file, size_t len) {
     jvmtiEnv *env = NULL;
     char *tmpdir = NULL;
     if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_11) != JNI_OK) env = NULL;
     if (env && (*env)->GetSystemProperty(env, "java.io.tmpdir", &tmpdir) != JVMTI_ERROR_NONE)
         tmpdir = NULL;
-    const char *dir = tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp";
+    bool usable = tmpdir && tmpdir[0] == '/' && access(tmpdir, W_OK | X_OK) == 0;
+    const char *dir = usable ? tmpdir : "/tmp";
     size_t end = strlen(dir), used = 0;
     while (end > 1 && dir[end - 1] == '/') end--;
     for (size_t i = 0; i < end && used + 2 < len; i++) {
