@@ -11,7 +11,7 @@
  *          identical chains folded. The application's output and exit code are its own; the
  *          exit profile goes to the JVM's temp directory
  * @library /lib
- * @build CliWideTarget
+ * @build CliTarget CliWideTarget
  * @run driver CliOperatorTest
  */
 import heapsampler.Cli;

@@ -28,27 +28,8 @@ public class CliServiceTest {
     static final List<Path> TMP = List.of(Paths.get("/tmp"));
 
     public static void main(String[] args) throws Exception {
-        Cli.requireRoot("running a JVM as a user made for the test");
-        Path setpriv = Cli.requireTool("setpriv");
-        Cli.requireTool("useradd");
-        String user = "hssvctest" + ProcessHandle.current().pid();
         Set<Path> before = Cli.leftovers(TMP);
-        Cli.system("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-                "--shell", "/usr/sbin/nologin", user);
-        try {
-            String uid = Cli.system("id", "-u", user).trim();
-            String gid = Cli.system("id", "-g", user).trim();
-            run(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--clear-groups"), uid, before);
-        } finally {
-            Cli.system("userdel", user);
-            Path perf = Paths.get("/tmp/hsperfdata_" + user);
-            if (Files.isDirectory(perf)) {
-                try (var files = Files.list(perf)) {
-                    for (Path f : files.collect(Collectors.toList())) Files.delete(f);
-                }
-                Files.delete(perf);
-            }
-        }
+        Cli.asTestUser("hssvctest", (asUser, uid) -> run(asUser, uid, before));
     }
 
     static void run(List<String> asUser, String uid, Set<Path> before) throws Exception {

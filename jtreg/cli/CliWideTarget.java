@@ -3,20 +3,16 @@
  * of the operator's report. Like a JSP's generated class: one long-named method allocating a
  * long-named class at two lines (LINE_A, LINE_B) of one method, so two sites differ only in
  * their line number; they are retained, the one at LINE_A twice as much (4,000 and 2,000
- * arrays held side by side in two lists: their retention chains read the same). Prints
- * "ready pid=<pid>" once they are in place and a GC has run, and exits with EXIT_CODE when
- * its stdin closes (99 after MAX_SECONDS). A line "retain" on stdin allocates them again,
- * then prints "retained".
+ * arrays held side by side in two lists: their retention chains read the same). Driven as
+ * CliTarget is (CliTarget.serve: "ready", "retain", exit when stdin closes); exits with
+ * EXIT_CODE.
  */
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.util.ArrayList;
 import java.util.List;
 
 public class CliWideTarget {
     static final int EXIT_CODE = 7;
-    static final int MAX_SECONDS = 600;
-    static final int LINE_A = 31, LINE_B = 33; // the lines of the two `new` below
+    static final int LINE_A = 27, LINE_B = 29; // the lines of the two `new` below
 
     static final List<Object> HELD = new ArrayList<>();
     static volatile Object sink;
@@ -42,28 +38,7 @@ public class CliWideTarget {
         retainTheRecordsOfThisRequestInTheSessionCache();
         for (int i = 0; i < 20_000; i++) sink = new byte[512];
         System.gc();
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(MAX_SECONDS * 1000L);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.exit(99);
-        }, "watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        System.out.println("ready pid=" + ProcessHandle.current().pid());
-        System.out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.equals("retain")) {
-                retainTheRecordsOfThisRequestInTheSessionCache();
-                System.gc();
-                System.out.println("retained");
-                System.out.flush();
-            }
-        }
+        CliTarget.serve(CliWideTarget::retainTheRecordsOfThisRequestInTheSessionCache);
         System.exit(EXIT_CODE);
     }
 }

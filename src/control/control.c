@@ -249,31 +249,37 @@ static int open_out(const char *what, const char *path) {
     return fd;
 }
 
+/* The status text (lines, or JSON with json=true) into t. 0, or -1 (logged). */
+static int status_text(hs_agent *agent, const hs_command *cmd, hs_text *t) {
+    if (cmd->json) {
+        status_json(agent, t);
+    } else {
+        char text[8192];
+        size_t need = hs_control_status(agent, text, sizeof text);
+        if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
+        hs_text_puts(t, text);
+    }
+    if (!t->failed) return 0;
+    hs_error("status: out of memory writing the answer");
+    return -1;
+}
+
 static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
-    if (cmd->json && !cmd->has_file) {
-        hs_text json = {0};
-        status_json(agent, &json);
-        if (!json.failed) answer_text(a, hs_text_str(&json));
-        else hs_error("status: out of memory writing the answer");
-        jint rc = json.failed ? JNI_ERR : JNI_OK;
-        hs_text_free(&json);
-        return rc;
-    }
-    char text[8192];
-    size_t need = hs_control_status(agent, text, sizeof text);
-    if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
-    if (!cmd->has_file) {
-        answer_text(a, text);
-        return JNI_OK;
-    }
+    hs_text text = {0};
+    jint rc = status_text(agent, cmd, &text) == 0 ? JNI_OK : JNI_ERR;
     char path[HS_PATH_MAX], err[HS_PATH_MAX + 256];
-    if (command_path(cmd, path, sizeof path) != 0) return JNI_ERR;
-    if (hs_write_file_atomic(path, text, strlen(text), err, sizeof err) != 0) {
+    if (rc == JNI_OK && !cmd->has_file) {
+        answer_text(a, hs_text_str(&text));
+    } else if (rc == JNI_OK && command_path(cmd, path, sizeof path) != 0) {
+        rc = JNI_ERR;
+    } else if (rc == JNI_OK && hs_write_file_atomic(path, text.data, text.len, err, sizeof err) != 0) {
         hs_error("%s", err);
-        return JNI_ERR;
+        rc = JNI_ERR;
+    } else if (rc == JNI_OK && a->to_reply) {
+        answer_line(a, "status written to %s", path);
     }
-    if (a->to_reply) answer_line(a, "status written to %s", path);
-    return JNI_OK;
+    hs_text_free(&text);
+    return rc;
 }
 
 /* --- the report (top, dump,format=text) ------------------------------------------------- */

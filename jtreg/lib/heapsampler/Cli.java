@@ -120,6 +120,40 @@ public final class Cli {
         if (!isRoot()) throw new jtreg.SkippedException("skipped: " + what + " needs root");
     }
 
+    /** What a test does as a user made for it: asUser is the prefix that runs a command as that user. */
+    public interface TestUserBody {
+        void run(List<String> asUser, String uid) throws Exception;
+    }
+
+    /**
+     * Makes a system user (name: prefix + this pid; no home, no shell), runs body with the
+     * setpriv prefix that becomes it (its uid and gid, no supplementary group), then removes
+     * the user and the perf data directory its JVMs left in /tmp. Root only: a jtreg skip
+     * otherwise, and without setpriv or useradd.
+     */
+    public static void asTestUser(String prefix, TestUserBody body) throws Exception {
+        requireRoot("running a JVM as a user made for the test");
+        Path setpriv = requireTool("setpriv");
+        requireTool("useradd");
+        String user = prefix + ProcessHandle.current().pid();
+        system("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+                "--shell", "/usr/sbin/nologin", user);
+        try {
+            String uid = system("id", "-u", user).trim();
+            String gid = system("id", "-g", user).trim();
+            body.run(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--clear-groups"), uid);
+        } finally {
+            system("userdel", user);
+            Path perf = Paths.get("/tmp/hsperfdata_" + user); // HotSpot's, not the command's
+            if (Files.isDirectory(perf)) {
+                try (Stream<Path> files = Files.list(perf)) {
+                    for (Path f : files.collect(Collectors.toList())) Files.delete(f);
+                }
+                Files.delete(perf);
+            }
+        }
+    }
+
     /** A system tool (jtreg gives tests a short PATH), or a jtreg skip naming it. */
     public static Path requireTool(String name) {
         return findTool(name).orElseThrow(() -> new jtreg.SkippedException(
