@@ -23,8 +23,9 @@ if(GO_MD2MAN)
   configure_file(${CMAKE_SOURCE_DIR}/docs/heapsampler.1.md ${HS_MAN_MD} @ONLY)
   add_custom_command(OUTPUT ${HS_MAN}.gz
     COMMAND ${GO_MD2MAN} -in ${HS_MAN_MD} -out ${HS_MAN}
+    COMMAND sed -i -f ${CMAKE_SOURCE_DIR}/cmake/man-glyphs.sed ${HS_MAN}
     COMMAND gzip -9nf ${HS_MAN}
-    DEPENDS ${HS_MAN_MD}
+    DEPENDS ${HS_MAN_MD} ${CMAKE_SOURCE_DIR}/cmake/man-glyphs.sed
     COMMENT "Making heapsampler(1) from docs/heapsampler.1.md")
   add_custom_target(heapsampler_man ALL DEPENDS ${HS_MAN}.gz)
   install(FILES ${HS_MAN}.gz DESTINATION share/man/man1)

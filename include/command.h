@@ -51,7 +51,8 @@ typedef enum {
     HS_CMD_STATUS,
     HS_CMD_HELP,
     HS_CMD_TOP,
-    HS_CMD_PATHS
+    HS_CMD_PATHS,
+    HS_CMD_MARK
 } hs_command_kind;
 
 /* dump,format=: the startup format=, or one for this dump. */
@@ -71,6 +72,7 @@ typedef struct {
     bool has_interval; /* interval= was given (start) */
     bool has_rate;     /* rate= was given (start) */
     bool has_http;     /* http= or http_token= was given (start) */
+    bool has_log;      /* log= was given (start) */
     unsigned paths;    /* dump: paths=N (0: none); paths: n=N; 1 .. HS_COMMAND_MAX_PATHS */
     int64_t paths_budget_ms;    /* budget=D with paths (0: the paths_budget= option) */
     hs_dump_format format;      /* dump: format= */
@@ -79,6 +81,8 @@ typedef struct {
     char out[HS_PATH_MAX];      /* out=: "" when not given */
     char paths_out[HS_PATH_MAX]; /* paths_out=: "" when not given */
     bool gc;                    /* dump, top: gc=1, force a full collection first */
+    bool json;                  /* status, top: json=true, the answer as JSON */
+    unsigned since;             /* dump: since=ID, allocations since that mark (0: none) */
     hs_options options; /* the running agent's options with the command's items applied */
 } hs_command;
 
@@ -92,6 +96,9 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
  * followed by ',' or its end: a first attach given a command while the agent is not
  * loaded is not an option string. */
 bool hs_command_is_command(const char *text);
+
+/* Whether text (comma-separated items) has a `key=` item. */
+bool hs_command_has_item(const char *text, const char *key);
 
 /* The value of the first `key=` item of text (comma-separated) into out; false when
  * there is none or it does not fit. */

@@ -78,7 +78,13 @@ typedef struct {
     void *ctx;                 /* the encoder's */
     hs_snapshot_live *live_out; /* filled by the snapshot (NULL: not wanted); an encoder
                                  * may read it through ctx */
+    unsigned since_mark;       /* 0: the whole run; else allocations since that mark */
 } hs_dump_request;
+
+/* `mark`: remembers what has been allocated so far, as the start of a window that a later
+ * `dump,since=ID` covers (the operator's `profile` on a JVM already sampling). One mark at
+ * a time: a new mark replaces the last (and its ID). 0 with *id, or -1 (logged). */
+int hs_dumps_mark(hs_agent *agent, unsigned *id);
 
 /* hs_dumps_write_now for a request. 0, or -1 (logged). The fd is closed either way. */
 int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *req,
@@ -87,6 +93,9 @@ int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *
 /* The on-demand profile in memory, built under the dumps lock (the `top` report): NULL on
  * failure (logged). Not counted as a dump. */
 hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out);
+
+/* The dumps written and failed so far (status,json=true). */
+void hs_dumps_counts(hs_agent *agent, unsigned long *written, unsigned long *failed);
 
 /* Status lines for the attach "status" command, one fact per line ending in '\n':
  *   dumps: <n> written, <m> failed

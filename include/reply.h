@@ -22,7 +22,10 @@
 #define HS_REPLY_PROTOCOL 1
 
 /* Opens PATH as above. The fd, or -1 with "reply file 'PATH': <why>" in err. `what` names
- * the option in messages ("reply", "out", "paths_out"). */
+ * the option in messages ("reply", "out", "paths_out"). HS_REPLY_GONE (with err set too)
+ * when PATH does not exist: the command that created it has given up (its --timeout) and
+ * removed it, so the command is late and nobody waits for its answer. */
+#define HS_REPLY_GONE (-2)
 int hs_reply_open(const char *what, const char *path, char *err, size_t errlen);
 
 /* Replaces the content of fd (from hs_reply_open) with data, then closes fd. 0, or -1 with

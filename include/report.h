@@ -8,7 +8,9 @@
  * after the last GC, allocated bytes, allocated per second over the profile's period,
  * mean age of what is in use, a mark for growth suspects, the site. Sizes are in KiB,
  * MiB, GiB (powers of 1024), as the header says. The text is plain (no colours), never
- * wider than `width` columns: the site column is cut with an ellipsis.
+ * wider than `width` columns: the site column is cut in its middle with an ellipsis
+ * (site_cut.h), keeping the method's name, the line number and the class; width 0 cuts
+ * nothing.
  *
  * Pure C over hs_profile and the small hs_report_facts below (no JVM, no hs_agent), so
  * the HTTP endpoint can serve the same text. */
@@ -26,6 +28,7 @@
 #define HS_REPORT_WIDTH_DEFAULT 100
 #define HS_REPORT_WIDTH_MIN 40
 #define HS_REPORT_WIDTH_MAX 1000
+#define HS_REPORT_WIDTH_UNLIMITED 0 /* width=0: no line is cut or wrapped (files, pipes) */
 
 typedef enum { HS_RANK_INUSE = 0, HS_RANK_ALLOC, HS_RANK_GROWTH } hs_report_rank;
 
@@ -34,6 +37,8 @@ typedef struct {
     hs_report_rank by;   /* by= */
     unsigned width;      /* width= */
     bool stacks;         /* stack=true: each site's whole stack under its row */
+    bool by_class;       /* by=class: one row per allocated class, not per site */
+    bool json;           /* json=true: the same rows as JSON (schema: heapsampler(1)) */
 } hs_report_options;
 
 void hs_report_options_defaults(hs_report_options *o);
@@ -61,6 +66,7 @@ typedef struct {
     int64_t interval;               /* sampling interval (bytes) the estimates are scaled to */
     int64_t interval_now;           /* the interval sampling runs at now */
     const char *rate_cap;           /* "1000/s, 12 % of samples kept last second" or "off" */
+    bool stopped;                   /* sampling stopped (`stop`): nothing tracked, no in-use */
     hs_report_suspect suspects[HS_REPORT_MAX_SUSPECTS];
     uint32_t nsuspects;
 } hs_report_facts;

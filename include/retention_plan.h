@@ -112,13 +112,13 @@ void hs_retention_figures_add_pass(hs_retention_figures *f, int64_t pause_ns, ui
 double hs_retention_visited_fraction(const hs_retention_figures *f);
 
 /* One line for the operator and the profile's comments, e.g.
- *   "reached 9 of 12 objects (3 of 3 sites); visited 4.10 M of ~20.31 M objects, 812 MB
- *    of 4.13 GB used (19.7 %); 2 walks, longest pause 930 ms, 1300 ms in all (budget 1000
- *    ms per pause); the budget ended the walk"
+ *   "reached 9 of 12 objects (3 of 3 sites); visited 4.10 M objects, 774 MiB of 3.85 GiB
+ *    used (19.7 %); 2 walks, longest pause 930 ms, 1300 ms in all (budget 1000 ms per
+ *    pause); the budget ended the walk"
  * Returns the length needed (like snprintf). */
 size_t hs_retention_format_figures(const hs_retention_figures *f, char *buf, size_t len);
 
-/* One line per site: "site 2: byte[], 120 MB in use: 4 of 4 reached". */
+/* One line per site: "site 2: byte[], 114 MiB in use: 4 of 4 reached". */
 size_t hs_retention_format_site(const hs_retention_figures *f, uint32_t i, char *buf, size_t len);
 
 #endif

@@ -30,6 +30,13 @@ int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, 
 int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
                        size_t whylen);
 
+/* `start,interval=` while sampling runs: the event off for as long as the callbacks inside
+ * take to leave (typically well under a millisecond: allocations then are not sampled),
+ * the new interval set, the event on again. The tracked objects stay tracked. 0, or -1
+ * with the reason in why (not running, JVMTI refused: sampling then stays off). */
+int hs_sampling_change_interval(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
+                                size_t whylen);
+
 /* VMDeath: sampling off for good. Returns true when every callback left in time (the
  * tables may then be freed), false when one is still inside. */
 bool hs_sampling_end(hs_agent *agent, jvmtiEnv *jvmti);

@@ -74,8 +74,32 @@ static int check_jvmti(jvmtiEnv *jvmti, jvmtiError err, const char *what) {
 
 /* --- startup ----------------------------------------------------------------------- */
 
+/* Loaded into a running JVM without file=: the JVM's working directory is often not its
+ * own to write (a packaged service runs in a root-owned /var/lib/NAME), so the profiles
+ * go to the JVM's temp directory (java.io.tmpdir; /tmp when it is unset, relative, or not
+ * a directory this JVM may write) instead: `name` in it, into file (a pattern: a '%' of
+ * the directory doubled). */
+static void attach_default_file(JavaVM *vm, const char *name, char *file, size_t len) {
+    jvmtiEnv *env = NULL;
+    char *tmpdir = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_11) != JNI_OK) env = NULL;
+    if (env && (*env)->GetSystemProperty(env, "java.io.tmpdir", &tmpdir) != JVMTI_ERROR_NONE)
+        tmpdir = NULL;
+    bool usable = tmpdir && tmpdir[0] == '/' && access(tmpdir, W_OK | X_OK) == 0;
+    const char *dir = usable ? tmpdir : "/tmp";
+    size_t end = strlen(dir), used = 0;
+    while (end > 1 && dir[end - 1] == '/') end--;
+    for (size_t i = 0; i < end && used + 2 < len; i++) {
+        if (dir[i] == '%') file[used++] = '%';
+        file[used++] = dir[i];
+    }
+    snprintf(file + used, len - used, "%s%s", used > 1 ? "/" : "", name);
+    if (tmpdir) (*env)->Deallocate(env, (unsigned char *)tmpdir);
+    if (env) (*env)->DisposeEnvironment(env);
+}
+
 /* Parses options, handles help, sets the log level and the output path. */
-static int configure(hs_agent *agent, const char *options, bool attach) {
+static int configure(hs_agent *agent, JavaVM *vm, const char *options, bool attach) {
     char err[HS_PATH_MAX + 512];
     hs_options_defaults(&agent->opts);
     if (hs_options_parse(options, &agent->opts, err, sizeof err) != 0) {
@@ -102,6 +126,11 @@ static int configure(hs_agent *agent, const char *options, bool attach) {
     const char *format_file = default_file_of_format[agent->opts.format];
     if (format_file && strcmp(agent->opts.file, defaults.file) == 0)
         snprintf(agent->opts.file, sizeof agent->opts.file, "%s", format_file);
+    if (attach && !hs_command_has_item(options, "file")) {
+        char name[HS_PATH_MAX];
+        snprintf(name, sizeof name, "%s", agent->opts.file);
+        attach_default_file(vm, name, agent->opts.file, sizeof agent->opts.file);
+    }
     agent->start_time = time(NULL);
     agent->start_nanos = hs_wall_nanos();
     if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), agent->start_time,
@@ -319,7 +348,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     hs_agent *agent = hs_agent_get();
     if (hs_faults_configure(getenv("HEAPSAMPLER_TEST_FAULTS")) != 0)
         hs_warn("HEAPSAMPLER_TEST_FAULTS: an item was not understood and is ignored");
-    if (configure(agent, options, attach) != 0) return JNI_ERR;
+    if (configure(agent, vm, options, attach) != 0) return JNI_ERR;
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
         hs_error("this JVM has no JVMTI 11 environment; heap sampling (JEP 331) needs JDK 11+");
@@ -393,6 +422,10 @@ static const char NOT_RUNNING[] = "heapsampler is not running in this JVM";
 static jint attach_with_reply(JavaVM *vm, JNIEnv *jni, const char *options, const char *reply) {
     char err[HS_PATH_MAX + 256];
     int fd = hs_reply_open("reply", reply, err, sizeof err);
+    if (fd == HS_REPLY_GONE) { /* a late load: the operator was told it failed; not loaded */
+        hs_control_count_late();
+        return JNI_ERR;
+    }
     if (fd < 0) {
         hs_error("%s", err);
         return JNI_ERR;
@@ -412,7 +445,10 @@ static jint attach_with_reply(JavaVM *vm, JNIEnv *jni, const char *options, cons
             char effective[HS_PATH_MAX + 512];
             hs_options_format(&hs_agent_get()->opts, effective, sizeof effective);
             hs_text_free(&answer); /* warnings of a successful load stay on stderr */
-            hs_text_printf(&answer, "loaded\noptions: %s\n", effective);
+            char exit_profile[2 * HS_PATH_MAX + 128];
+            hs_control_exit_profile(hs_agent_get(), exit_profile, sizeof exit_profile);
+            hs_text_printf(&answer, "loaded\noptions: %s\nexit profile: %s\n", effective,
+                           exit_profile);
         }
     }
     if (hs_reply_answer(fd, rc != JNI_OK, hs_text_str(&answer), err, sizeof err) != 0)

@@ -310,7 +310,64 @@ static void test_main_class(void) {
     expect_main("", 0, "?");
 }
 
+/* profile, --by class, --json, help VERB and VERB --help */
+static void test_args_operator_verbs(void) {
+    cli_args a;
+    char err[512] = "";
+    CU_ASSERT_EQUAL(PARSE(&a, err, "profile", "42", "-d", "10s", "-o", "x.html"), 0);
+    CU_ASSERT_EQUAL(a.verb, CLI_VERB_PROFILE);
+    CU_ASSERT_EQUAL(a.duration_ms, 10000);
+    CU_ASSERT_STRING_EQUAL(a.format, "html");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "profile", "42", "interval=64k", "-o", "x.pb.gz"), 0);
+    CU_ASSERT_EQUAL(a.duration_ms, CLI_PROFILE_DEFAULT_MS);
+    CU_ASSERT_STRING_EQUAL(a.options, "interval=64k");
+    expect_usage_error(PARSE(&a, err, "profile", "42", "-d", "10s"), err, "profile needs -o FILE");
+    expect_usage_error(PARSE(&a, err, "profile", "42", "-d", "500ms", "-o", "x.txt"), err, "bad -d '500ms'");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "top", "42", "--by", "class", "--json"), 0);
+    CU_ASSERT_TRUE(a.by_class);
+    CU_ASSERT_TRUE(a.json);
+    CU_ASSERT_EQUAL(PARSE(&a, err, "status", "42", "--json"), 0);
+    CU_ASSERT_TRUE(a.json);
+    expect_usage_error(PARSE(&a, err, "dump", "42", "-o", "x.txt", "--json"), err, "dump does not take --json");
+    expect_usage_error(PARSE(&a, err, "top", "42", "--json", "--every", "1s"), err, "--json answers once");
+    /* help VERB, VERB --help (whatever else is there), and each verb's help names its flags */
+    CU_ASSERT_EQUAL(PARSE(&a, err, "help", "top"), 0);
+    CU_ASSERT_EQUAL(a.verb, CLI_VERB_HELP);
+    CU_ASSERT_STRING_EQUAL(a.help_verb, "top");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "paths", "--help", "notapid"), 0);
+    CU_ASSERT_EQUAL(a.verb, CLI_VERB_HELP);
+    CU_ASSERT_STRING_EQUAL(a.help_verb, "paths");
+    CU_ASSERT_EQUAL(PARSE(&a, err, "help"), 0);
+    CU_ASSERT_PTR_NULL(a.help_verb);
+    expect_usage_error(PARSE(&a, err, "help", "frobnicate"), err, "help: unknown verb 'frobnicate'");
+    char text[4096];
+    CU_ASSERT_TRUE(cli_verb_help("top", text, sizeof text) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "usage: heapsampler top PID"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "--by ORDER"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "--json"));
+    CU_ASSERT_PTR_NULL(strstr(text, "--lib")); /* only its own flags */
+    CU_ASSERT_EQUAL(cli_verb_help("--help", text, sizeof text), 0);
+    cli_verb_info info;
+    size_t n = 0;
+    while (cli_verb_describe(n, &info)) n++;
+    CU_ASSERT_EQUAL(n, 10); /* list load status dump profile top start stop paths help */
+}
+
+/* COLUMNS: honoured (within 40-1000) when stdout is not a terminal; unset or junk: no limit. */
+static void test_columns(void) {
+    CU_ASSERT_EQUAL(cli_columns_width("200"), 200);
+    CU_ASSERT_EQUAL(cli_columns_width("20"), CLI_WIDTH_MIN);
+    CU_ASSERT_EQUAL(cli_columns_width("99999"), CLI_WIDTH_MAX);
+    CU_ASSERT_EQUAL(cli_columns_width(NULL), 0);
+    CU_ASSERT_EQUAL(cli_columns_width(""), 0);
+    CU_ASSERT_EQUAL(cli_columns_width("80x"), 0);
+    CU_ASSERT_EQUAL(cli_columns_width("-5"), 0);
+    CU_ASSERT_EQUAL(cli_clamp_width(132), 132);
+}
+
 static CU_TestInfo tests[] = {
+    {"args: profile, --by class, --json, help VERB", test_args_operator_verbs},
+    {"args: COLUMNS", test_columns},
     {"args: verbs and flags", test_args_verbs},
     {"args: dump formats", test_args_dump},
     {"args: usage errors", test_args_errors},

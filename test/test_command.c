@@ -40,9 +40,10 @@ static void expect_error(const char *text, const char *expected) {
 }
 
 #define ACCEPTED "; accepted: dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH]" \
-                 "[,paths_out=PATH][,gc=1], start[,interval=SIZE][,log=LEVEL][,rate=N/s]" \
-                 "[,http=[HOST:]PORT[,http_token=@FILE]], stop, status[,file=PATTERN], " \
-                 "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1], " \
+                 "[,paths_out=PATH][,gc=1][,since=ID], mark, start[,interval=SIZE][,log=LEVEL]" \
+                 "[,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]], stop, " \
+                 "status[,file=PATTERN][,json=true], top[,n=N][,by=inuse|alloc|growth|class]" \
+                 "[,width=COLS][,stack=true][,gc=1][,json=true], " \
                  "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH"
 
 static void test_plain_commands(void) {
@@ -182,11 +183,25 @@ static void test_top(void) {
                                "1000" ACCEPTED);
     expect_error("top,n=x", "bad command 'top,n=x': n=x: not a number of rows from 1 to 1000" ACCEPTED);
     expect_error("top,width=39", "bad command 'top,width=39': width=39: not a number of columns "
-                                 "from 40 to 1000" ACCEPTED);
+                                 "from 40 to 1000 (0: no limit)" ACCEPTED);
     expect_error("top,width=1001", "bad command 'top,width=1001': width=1001: not a number of "
-                                   "columns from 40 to 1000" ACCEPTED);
+                                   "columns from 40 to 1000 (0: no limit)" ACCEPTED);
     expect_error("top,by=size", "bad command 'top,by=size': by=size: not one of inuse, alloc, "
-                                "growth" ACCEPTED);
+                                "growth, class" ACCEPTED);
+    /* width=0: a file or a pipe, nothing cut; by=class: a row per class; json=true */
+    CU_ASSERT_EQUAL(parse_ok("top,width=0").report.width, HS_REPORT_WIDTH_UNLIMITED);
+    hs_command by_class = parse_ok("top,by=class,json=true");
+    CU_ASSERT_TRUE(by_class.report.by_class);
+    CU_ASSERT_EQUAL(by_class.report.by, HS_RANK_INUSE);
+    CU_ASSERT_TRUE(by_class.report.json);
+    CU_ASSERT_FALSE(parse_ok("top,by=alloc").report.by_class);
+    CU_ASSERT_TRUE(parse_ok("status,json=true").json);
+    expect_error("top,json=1", "bad command 'top,json=1': json=1: not true or false" ACCEPTED);
+    /* a window: mark, then dump,since=ID */
+    CU_ASSERT_EQUAL(parse_ok("mark").kind, HS_CMD_MARK);
+    CU_ASSERT_EQUAL(parse_ok("dump,format=html,out=/tmp/x,since=3").since, 3);
+    expect_error("dump,since=0", "bad command 'dump,since=0': since=0: not a mark's ID (the number "
+                                 "mark answered)" ACCEPTED);
     expect_error("top,stack=yes", "bad command 'top,stack=yes': stack=yes: not true or false" ACCEPTED);
     expect_error("top,file=x", "bad command 'top,file=x': 'file' cannot be given to top" ACCEPTED);
     expect_error("top,out=/x", "bad command 'top,out=/x': 'out' cannot be given to top" ACCEPTED);
@@ -284,7 +299,8 @@ static void test_help_text(void) {
     CU_ASSERT_TRUE(need < sizeof text);
     CU_ASSERT_EQUAL(strlen(text), need);
     const char *usages[] = {"dump[,file=PATTERN][,paths=N[,budget=D]]", "start[,interval=SIZE][,log=LEVEL]", "stop",
-                            "status[,file=PATTERN]", "help", "top[,n=N][,by=inuse|alloc|growth]",
+                            "status[,file=PATTERN][,json=true]", "help", "top[,n=N][,by=inuse|alloc|growth|class]",
+                            "mark",
                             "paths[,n=N][,budget=D][,out=PATH]"};
     for (size_t i = 0; i < sizeof usages / sizeof usages[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, usages[i]));

@@ -11,69 +11,10 @@
 #include "html.h"
 #include "profile.h"
 #include "profile_fixture.h"
+#include "json_check.h"
 #include "unit.h"
 
 #define DATA_OPEN "<script type=\"application/json\" id=\"hs-profile\">"
-
-/* ---- A strict JSON checker (RFC 8259), enough to prove the embedded text parses ---- */
-
-static const char *json_value(const char *s, int depth);
-
-static const char *skip_ws(const char *s) {
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
-    return s;
-}
-
-static const char *json_string(const char *s) {
-    if (*s++ != '"') return NULL;
-    for (;;) {
-        unsigned char c = (unsigned char)*s++;
-        if (c == '"') return s;
-        if (c < 0x20) return NULL; /* raw control characters are not allowed */
-        if (c != '\\') continue;
-        c = (unsigned char)*s++;
-        if (c == 'u') {
-            for (int i = 0; i < 4; i++, s++)
-                if (!strchr("0123456789abcdefABCDEF", *s) || !*s) return NULL;
-        } else if (!c || !strchr("\"\\/bfnrt", c)) {
-            return NULL;
-        }
-    }
-}
-
-static const char *json_number(const char *s) {
-    if (*s == '-') s++;
-    if (*s == '0') s++;
-    else if (*s >= '1' && *s <= '9') while (*s >= '0' && *s <= '9') s++;
-    else return NULL;
-    return s; /* the encoder writes integers only */
-}
-
-static const char *json_list(const char *s, char close, int object, int depth) {
-    s = skip_ws(s + 1);
-    if (*s == close) return s + 1;
-    for (;;) {
-        if (object) {
-            s = json_string(skip_ws(s));
-            if (!s || *(s = skip_ws(s)) != ':') return NULL;
-            s++;
-        }
-        s = json_value(s, depth + 1);
-        if (!s) return NULL;
-        s = skip_ws(s);
-        if (*s == close) return s + 1;
-        if (*s++ != ',') return NULL;
-    }
-}
-
-static const char *json_value(const char *s, int depth) {
-    if (depth > 64) return NULL;
-    s = skip_ws(s);
-    if (*s == '{') return json_list(s, '}', 1, depth);
-    if (*s == '[') return json_list(s, ']', 0, depth);
-    if (*s == '"') return json_string(s);
-    return json_number(s);
-}
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 

@@ -49,16 +49,19 @@ static void remove_dir(void) {
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
-/* hs_reply_open refuses path with a message containing why. */
-static void expect_refused(const char *path, const char *why) {
+/* hs_reply_open refuses path (-1, or HS_REPLY_GONE when it does not exist: a late
+ * command) with a message containing why. */
+static void expect_refused_as(const char *path, int expected, const char *why) {
     char err[512] = "";
     int fd = hs_reply_open("reply", path, err, sizeof err);
     if (fd >= 0) close(fd);
-    CU_ASSERT_EQUAL(fd, -1);
+    CU_ASSERT_EQUAL(fd, expected);
     if (!strstr(err, why)) fprintf(stderr, "\n  '%s': '%s' lacks '%s'\n", path, err, why);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, why));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "reply file '"));
 }
+
+static void expect_refused(const char *path, const char *why) { expect_refused_as(path, -1, why); }
 
 static void test_answer_replaces_content(void) {
     make_dir();
@@ -84,8 +87,9 @@ static void test_refusals(void) {
     make_dir();
     char path[128], target[128];
     path_in(path, sizeof path, "missing");
-    expect_refused(path, "it must exist");
+    expect_refused_as(path, HS_REPLY_GONE, "it must exist"); /* the command gave up: late */
     expect_refused("relative/reply", "not an absolute path");
+    expect_refused_as("/proc/self/nonexistent-dir/reply", HS_REPLY_GONE, "it must exist");
 
     path_in(target, sizeof target, "target");
     create(target, "keep me\n");

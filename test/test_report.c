@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "estimate.h"
+#include "json_check.h"
 #include "profile_fixture.h"
 #include "report.h"
 #include "unit.h"
@@ -306,7 +307,8 @@ static void test_widths(void) {
         char *text = render(p, &f, HS_RANK_INUSE, widths[i], 20, true);
         CU_ASSERT_TRUE(widest_line(text) <= widths[i]);
         CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "…")); /* the site is cut, marked */
-        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.example"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "com.")); /* its middle, not its start */
+        CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), ":1234 → ")); /* nor its line */
         CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "512 KiB")); /* in use: never dropped */
         free(text);
     }
@@ -321,8 +323,108 @@ static void test_widths(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(titles);
     if (strncmp(titles, "\n#   in use  site", 17) != 0) fprintf(stderr, "\n%s\n", narrow);
     CU_ASSERT_EQUAL(strncmp(titles, "\n#   in use  site", 17), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "512 KiB  com.example"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "512 KiB  c"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), ":1234 → com.")); /* line kept at 40 too */
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "Name[]"));       /* and the simple name */
     free(narrow);
+    hs_profile_free(p);
+}
+
+/* The defect seen on Tomcat at 80 columns: two sites of one JSP method, lines 12 and 140,
+ * both read "org.apache.jsp.leak_jsp._jspService:1…". The line and the class stay; width 0
+ * (a file, a pipe) cuts nothing. */
+static void test_rows_stay_apart(void) {
+    hs_profile *p = new_profile(4);
+    const char *frames[] = {"org.apache.jsp.leak_005fpage_jsp._jspService"};
+    const int64_t line_a[] = {12}, line_b[] = {140};
+    add_site(p, "java.util.concurrent.ConcurrentHashMap$Node", frames, line_a, 1, 64, 8 << 20, 6 << 20, 12);
+    add_site(p, "java.util.concurrent.ConcurrentHashMap$Node", frames, line_b, 1, 64, 4 << 20, 3 << 20, 12);
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    char *text = render(p, &f, HS_RANK_INUSE, 80, 20, false);
+    CU_ASSERT_TRUE(widest_line(text) <= 80);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "_jspService:12 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "_jspService:140 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "…"));
+    free(text);
+    char *whole = render(p, &f, HS_RANK_INUSE, HS_REPORT_WIDTH_UNLIMITED, 20, true);
+    CU_ASSERT_PTR_NULL(strstr(whole, "…"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(whole, 2),
+        "org.apache.jsp.leak_005fpage_jsp._jspService:140 → java.util.concurrent.ConcurrentHashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(whole, "\nsampling: one sample per 512 KiB allocated on average; rate cap: off\n"));
+    free(whole);
+    hs_profile_free(p);
+}
+
+/* After `stop`: the report says sampling is stopped, shows no in-use column (nothing is
+ * tracked, every site would read 0 B) and ranks by allocation. */
+static void test_stopped(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    f.stopped = true;
+    char *text = render(p, &f, HS_RANK_INUSE, 100, 20, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "sampling is stopped"));
+    CU_ASSERT_PTR_NULL(strstr(text, "in use  "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "Churn.run:33"));
+    free(text);
+    hs_profile_free(p);
+}
+
+/* by=class: one row per allocated class, its sites added up (the variances too), an
+ * objects column, and the unattributed rest as a last, unranked row. */
+static void test_by_class(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    uint32_t loc = add_frame(p, "[heap not attributed to samples]", 0);
+    int64_t rest[4] = {0, 0, 0, 100 << 20};
+    hs_profile_add_sample(p, &loc, 1, rest, 0);
+    hs_report_facts f = facts_of(true);
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    o.by_class = true;
+    o.width = HS_REPORT_WIDTH_UNLIMITED;
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    const char *text = hs_text_str(&t);
+    /* byte[]: the two Cache.put stacks, 150 + 50 MiB in use, 51200 objects of 4096 bytes */
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "51.2 k   200 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "  byte[]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "java.util.HashMap$Node"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n-        -   100 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "[heap not attributed to samples]\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "allocated classes by in-use bytes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "3 of 3 classes shown"));
+    hs_text_free(&t);
+    hs_profile_free(p);
+}
+
+/* json=true: the same rows as strictly valid JSON, with the facts the header says. */
+static void test_json(void) {
+    hs_profile *p = three_sites();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    hs_report_options o;
+    hs_report_options_defaults(&o);
+    o.json = true;
+    o.rows = 2;
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    const char *text = hs_text_str(&t);
+    CU_ASSERT_TRUE(json_check(text));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"rows_are\":\"sites\",\"ranked_by\":\"inuse\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"rank\":1,\"name\":\"com.acme.Cache.put:88 \xe2\x86\x92 byte[]\","
+                                        "\"attributed\":true,\"inuse_bytes\":209715200,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"rows_shown\":2,\"rows_total\":3"));
+    CU_ASSERT_PTR_NULL(strstr(text, "\"rank\":3"));
+    hs_text_free(&t);
+    f.stopped = true; /* after stop: no in-use members, and it says so */
+    CU_ASSERT_EQUAL(hs_report_write(p, &f, &o, &t), 0);
+    CU_ASSERT_TRUE(json_check(hs_text_str(&t)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_text_str(&t), "\"sampling\":\"stopped\",\"live\":false"));
+    CU_ASSERT_PTR_NULL(strstr(hs_text_str(&t), "inuse_bytes"));
+    hs_text_free(&t);
     hs_profile_free(p);
 }
 
@@ -412,6 +514,40 @@ static void test_paths_text(void) {
     hs_profile_free(p);
 }
 
+/* Four objects of one site held by one ArrayList read the same chain: printed once, with
+ * the count and their bytes together; a different chain stays apart. */
+static void test_paths_folded(void) {
+    hs_profile *p = hs_profile_new();
+    hs_profile_add_sample_type(p, "inuse_objects", "count");
+    hs_profile_add_sample_type(p, "inuse_space", "bytes");
+    uint32_t chain[3] = {add_frame(p, "byte[]", 0), add_frame(p, "java.lang.Object[]", 0),
+                         add_frame(p, "[static] Leak.LIST", 0)};
+    uint32_t other[2] = {add_frame(p, "byte[]", 0), add_frame(p, "[thread] main", 0)};
+    int64_t values[2] = {1, 1 << 20};
+    for (int i = 0; i < 4; i++) hs_profile_add_sample(p, chain, 3, values, 0);
+    hs_profile_add_sample(p, other, 2, values, 0);
+    for (uint32_t i = 0; i < 5; i++) hs_profile_label_samples(p, i, "site", "1");
+    hs_profile_add_comment(p, "site 1: Leak.put:3 → byte[], 5.00 MiB in use: 5 of 5 reached");
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_text t = {0};
+    CU_ASSERT_EQUAL(hs_report_paths(p, &t), 0);
+    const char *expected =
+        "\n"
+        "site 1: Leak.put:3 → byte[], 5.00 MiB in use: 5 of 5 reached\n"
+        "  path (the same for 4 objects):\n"
+        "    [static] Leak.LIST\n"
+        "      java.lang.Object[]\n"
+        "        byte[]   (the objects; they stand for 4.00 MiB in use)\n"
+        "  path:\n"
+        "    [thread] main\n"
+        "      byte[]   (the object; stands for 1.00 MiB in use)\n";
+    if (strcmp(hs_text_str(&t), expected) != 0) fprintf(stderr, "\n%s\n", hs_text_str(&t));
+    CU_ASSERT_STRING_EQUAL(hs_text_str(&t), expected);
+    hs_text_free(&t);
+    hs_profile_free(p);
+}
+
 void register_tests(void) {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
     CU_add_test(suite, "site keys skip JDK frames", test_site_keys);
@@ -424,4 +560,9 @@ void register_tests(void) {
     CU_add_test(suite, "live=false and an empty profile", test_live_off_and_empty);
     CU_add_test(suite, "the unattributed heap is not a ranked site", test_residual_not_ranked);
     CU_add_test(suite, "retention paths as text", test_paths_text);
+    CU_add_test(suite, "identical chains folded with a count", test_paths_folded);
+    CU_add_test(suite, "narrow rows keep line and class; width 0 cuts nothing", test_rows_stay_apart);
+    CU_add_test(suite, "after stop: says so, ranks by allocation", test_stopped);
+    CU_add_test(suite, "by=class: a class histogram with the rest", test_by_class);
+    CU_add_test(suite, "json=true: strictly valid, the same rows", test_json);
 }

@@ -25,29 +25,8 @@ public class CliOtherUserTest {
     static final List<Path> TMP = List.of(Paths.get("/tmp"));
 
     public static void main(String[] args) throws Exception {
-        Cli.requireRoot("running a JVM as a user made for the test");
-        Path setpriv = Cli.requireTool("setpriv");
-        Cli.requireTool("useradd");
-        String user = "hsclitest" + ProcessHandle.current().pid();
         Set<Path> before = Cli.leftovers(TMP);
-        Cli.system("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-                "--shell", "/usr/sbin/nologin", user);
-        try {
-            String uid = Cli.system("id", "-u", user).trim();
-            String gid = Cli.system("id", "-g", user).trim();
-            List<String> asUser = List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--clear-groups");
-            run(asUser, uid, before);
-        } finally {
-            Cli.system("userdel", user);
-            // the JVMs' perf data directory is HotSpot's, not the command's: remove it too
-            Path perf = Paths.get("/tmp/hsperfdata_" + user);
-            if (Files.isDirectory(perf)) {
-                try (var files = Files.list(perf)) {
-                    for (Path f : files.toList()) Files.delete(f);
-                }
-                Files.delete(perf);
-            }
-        }
+        Cli.asTestUser("hsclitest", (asUser, uid) -> run(asUser, uid, before));
     }
 
     static void run(List<String> asUser, String uid, Set<Path> before) throws Exception {

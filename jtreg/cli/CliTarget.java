@@ -31,6 +31,18 @@ public class CliTarget {
         Thread churn = new Thread(CliTarget::churn, "churn");
         churn.setDaemon(true);
         churn.start();
+        serve(CliTarget::retain);
+        System.out.println("CliTarget: stdin closed, " + HOLDER.get("retained").size() + " arrays held");
+        System.out.flush();
+        System.exit(EXIT_CODE);
+    }
+
+    /**
+     * What the command's tests drive a target by (CliWideTarget too): a watchdog that ends a
+     * lost target after MAX_SECONDS (exit 99), "ready pid=<pid>", then per "retain" line on
+     * stdin, retain.run(), a GC and "retained"; returns when stdin closes.
+     */
+    static void serve(Runnable retain) throws java.io.IOException {
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(MAX_SECONDS * 1000L);
@@ -48,15 +60,12 @@ public class CliTarget {
         String line;
         while ((line = in.readLine()) != null) {
             if (line.equals("retain")) {
-                retain();
+                retain.run();
                 System.gc();
                 System.out.println("retained");
                 System.out.flush();
             }
         }
-        System.out.println("CliTarget: stdin closed, " + HOLDER.get("retained").size() + " arrays held");
-        System.out.flush();
-        System.exit(EXIT_CODE);
     }
 
     static void retain() {

@@ -34,7 +34,7 @@ public class ControlTest {
         }
         r.assertStderrContains("heapsampler: bad command 'bogus': unknown command; accepted: dump");
         r.assertStderrContains("heapsampler: bad option 'interval=lots': not a size");
-        r.assertStderrContains("heapsampler: start: sampling is not stopped (running)");
+        r.assertStderrContains("heapsampler: start: sampling is already running");
         r.assertStderrContains("heapsampler: stop: sampling is not running (stopped)");
         r.assertStdoutContains("dump[,file=PATTERN]"); // help
 
@@ -65,7 +65,8 @@ public class ControlTest {
         }
         String restarted = Files.readString(r.file("status-restarted.txt"));
         if (!restarted.contains("state: running\n")
-                || !restarted.contains("interval: 32768 bytes (estimates are scaled to interval=65536)")) {
+                || !restarted.contains("interval: 32768 bytes (one sample per 32.0 KiB allocated, on average; "
+                        + "the run began at 64.0 KiB")) {
             r.fail("status after start,interval=32k: " + restarted);
         }
 

@@ -112,11 +112,13 @@ public class ReplyTest {
 
         String paths = reply(r, "paths.reply", 0);
         contains(r, "paths.reply", paths, "site 1: ReplyWorkload.retain:");
-        contains(r, "paths.reply", paths, "  path:\n");
-        contains(r, "paths.reply", paths, "byte[]   (the object;");
+        if (!paths.contains("  path:\n") && !paths.contains("  path (the same for ")) {
+            r.fail("paths.reply has no chain:\n" + paths); // identical chains are folded, with a count
+        }
+        contains(r, "paths.reply", paths, "byte[]   (the object");
         contains(r, "paths.reply", paths, "paths written to " + r.file("paths.pb.gz"));
         Pprof.read(r.file("paths.pb.gz")).validate();
-        contains(r, "help.reply", reply(r, "help.reply", 0), "top[,n=N][,by=inuse|alloc|growth]");
+        contains(r, "help.reply", reply(r, "help.reply", 0), "top[,n=N][,by=inuse|alloc|growth|class]");
 
         contains(r, "bad-n.reply", reply(r, "bad-n.reply", 1), "bad command 'top,n=0,reply=");
         contains(r, "bad-n.reply", reply(r, "bad-n.reply", 1), "n=0: not a number of rows from 1 to 1000");

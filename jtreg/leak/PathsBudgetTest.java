@@ -23,10 +23,10 @@ import java.util.regex.Pattern;
 
 public class PathsBudgetTest {
     static final Pattern FIGURES = Pattern.compile("reached ([0-9]+) of ([0-9]+) objects \\(([0-9]+) "
-            + "of ([0-9]+) sites[^)]*\\); visited ([0-9.]+) M of ~[0-9.]+ M objects, [0-9.]+ [MG]B of [0-9.]+ [MG]B used "
+            + "of ([0-9]+) sites[^)]*\\); visited ([0-9.]+) M objects, [0-9.]+ [KMG]iB of [0-9.]+ [KMG]iB used "
             + "\\(([0-9.]+) %\\); ([0-9]+) walks?, longest pause ([0-9]+) ms, [0-9]+ ms in all \\(budget "
             + "500 ms per pause\\); (.*)");
-    static final Pattern SITE = Pattern.compile("site ([0-9]+): (.*), [0-9.]+ [MG]B in use: ([0-9]+) of "
+    static final Pattern SITE = Pattern.compile("site ([0-9]+): (.*), [0-9.]+ [KMG]iB in use: ([0-9]+) of "
             + "([0-9]+) reached");
     static final Pattern STALL = Pattern.compile("longest stall: ([0-9]+) ms.*");
 

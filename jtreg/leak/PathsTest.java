@@ -49,8 +49,8 @@ public class PathsTest {
         String walk = paths.comments.stream().filter(c -> c.startsWith("walk: ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no walk comment: " + paths.comments));
         System.out.println(walk);
-        if (!walk.matches("walk: reached 4 of 4 objects \\(1 of 1 sites\\); visited [0-9.]+ M of ~[0-9.]+ M objects, "
-                + "[0-9]+ MB of [0-9]+ MB used \\([0-9.]+ %\\); [0-9]+ walks?, longest pause [0-9]+ ms.*; "
+        if (!walk.matches("walk: reached 4 of 4 objects \\(1 of 1 sites\\); visited [0-9.]+ M objects, "
+                + "[0-9.]+ [KMG]iB of [0-9.]+ [KMG]iB used \\([0-9.]+ %\\); [0-9]+ walks?, longest pause [0-9]+ ms.*; "
                 + "every object sought was reached")) {
             r.fail("walk comment: " + walk);
         }

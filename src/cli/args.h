@@ -20,6 +20,7 @@ typedef enum {
     CLI_VERB_START,
     CLI_VERB_STOP,
     CLI_VERB_PATHS,
+    CLI_VERB_PROFILE,
     CLI_VERB_HELP,
     CLI_VERB_VERSION,
 } cli_verb;
@@ -39,7 +40,26 @@ typedef struct {
     long timeout_ms;         /* --timeout (default 10 s) */
     const char *lib;         /* --lib PATH */
     bool gc;                 /* dump/top --gc: a full collection first */
+    bool json;               /* top/status --json */
+    bool by_class;           /* top --by class */
+    long duration_ms;        /* profile -d (default CLI_PROFILE_DEFAULT_MS) */
+    const char *help_verb;   /* help VERB, VERB --help: that verb's help (NULL: the summary) */
 } cli_args;
+
+#define CLI_PROFILE_DEFAULT_MS 30000L
+
+/* One verb as `heapsampler help` lists it. */
+typedef struct {
+    const char *name;
+    const char *usage; /* after "heapsampler " */
+    const char *help;  /* what it does */
+} cli_verb_info;
+
+/* The i-th verb of the help (0, 1, ...); false past the last. */
+bool cli_verb_describe(size_t i, cli_verb_info *out);
+/* A verb's own help (usage, what it does, its flags) into buf, like snprintf; 0 for a name
+ * that is not a verb. */
+size_t cli_verb_help(const char *name, char *buf, size_t len);
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L
 #define CLI_TOP_DEFAULT_N 20
@@ -52,6 +72,14 @@ int cli_parse_args(int argc, char *const argv[], cli_args *out, char *err, size_
 
 /* Parses a duration: "10s", "500ms", "2m", or plain seconds. Returns milliseconds or -1. */
 long cli_parse_duration_ms(const char *text);
+
+/* The report's width limits (the agent's width=: 40 to 1000 columns, 0 for no limit). */
+#define CLI_WIDTH_MIN 40
+#define CLI_WIDTH_MAX 1000
+/* A terminal's width within those limits. */
+int cli_clamp_width(long columns);
+/* The width COLUMNS asks for (clamped), or 0 (no limit) when it is unset or not a number. */
+int cli_columns_width(const char *columns);
 
 /* The dump format named by a file's extension, or NULL (see CLI_ACCEPTED_EXTENSIONS). */
 const char *cli_format_for_file(const char *path);

@@ -11,50 +11,27 @@
 #include "temp_files.h"
 #include "verbs.h"
 
-static const char help_text[] =
+static const char help_head[] =
     "heapsampler " HEAPSAMPLER_VERSION ": ask the heapsampler agent in a running JVM, from your terminal\n"
     "\n"
-    "usage:\n"
-    "  heapsampler list                                  JVMs you may attach to: pid, main class or jar,\n"
-    "                                                    JDK version, heapsampler loaded and its state\n"
-    "  heapsampler load PID [OPTIONS]                    load the agent with startup options\n"
-    "                                                    (interval=64k,dump_period=1m...); prints the\n"
-    "                                                    effective options\n"
-    "  heapsampler status PID                            the agent's status facts\n"
-    "  heapsampler dump PID -o FILE [--paths N] [--gc] [--force]\n"
-    "                                                    write a profile now; the format follows FILE:\n"
-    "                                                    .pb.gz/.pb pprof, .html flame graph, .collapsed,\n"
-    "                                                    .txt the top report; --paths N also writes the\n"
-    "                                                    retention paths of the N largest sites beside\n"
-    "                                                    it (FILE-paths.pb.gz); --gc forces a full\n"
-    "                                                    collection first (a stop-the-world pause)\n"
-    "                                                    so that every in-use object is judged\n"
-    "  heapsampler top PID [-n 20] [--by inuse|alloc|growth] [--stack] [--gc] [--every 10s]\n"
-    "                                                    what holds the heap now; --every refreshes\n"
-    "                                                    until Ctrl-C; --stack prints whole stacks\n"
-    "  heapsampler start PID [interval=SIZE,rate=N/s,log=LEVEL] [--http [HOST:]PORT\n"
-    "                    [--http-token FILE]]            sampling on again (after stop); --http opens\n"
-    "                                                    the /debug/pprof endpoint (also while\n"
-    "                                                    sampling runs; PORT 0: a free port, printed)\n"
-    "  heapsampler stop PID                              sampling off, tracked objects released,\n"
-    "                                                    the HTTP endpoint closed\n"
-    "  heapsampler paths PID [-n 5] [-o FILE.pb.gz] [--force]\n"
-    "                                                    reference chains from GC roots to the N largest\n"
-    "                                                    in-use sites (and as pprof with -o)\n"
-    "  heapsampler help | --version\n"
+    "usage:\n";
+
+static const char help_tail[] =
     "\n"
     "flags:\n"
     "  --timeout DURATION   give up after this long (default 10s; 500ms, 2m...)\n"
-    "  --lib PATH           load: the agent library (default: beside this command, or\n"
-    "                       ../lib/heapsampler/ when installed)\n"
+    "  --lib PATH           load, profile: the agent library (default: beside this command,\n"
+    "                       or ../lib/heapsampler/ when installed)\n"
     "  --http [HOST:]PORT   load, start: serve /debug/pprof/ (HOST 127.0.0.1 by default; another\n"
     "                       host needs --http-token FILE, a file holding the bearer token)\n"
-    "  -o, --force, -n, --by, --every, --stack, --paths, --gc: as above\n"
+    "  --help               a verb's usage and flags: heapsampler top --help\n"
+    "  -o, -d, --force, -n, --by, --every, --stack, --paths, --gc, --json: as above\n"
     "\n"
     "Another user's JVM needs root (files made for the JVM then belong to its user); a JVM in a\n"
     "container is reached through /proc/PID/root (the library is copied in when not visible,\n"
-    "and stays in its /tmp/heapsampler-VERSION/). JDK 21+ prints a warning when an agent is\n"
-    "loaded into a running JVM unless started with -XX:+EnableDynamicAgentLoading.\n"
+    "and stays in its /tmp/heapsampler-VERSION/). JDK 21+ prints a warning on the JVM's stderr\n"
+    "when an agent is loaded into a running JVM unless started with\n"
+    "-XX:+EnableDynamicAgentLoading; nothing else is ever printed in the application's output.\n"
     "\n"
     "exit codes:\n"
     "  0 ok                       7 heapsampler not loaded in the JVM (use load)\n"
@@ -67,14 +44,35 @@ static const char help_text[] =
     "\n"
     "examples:\n"
     "  heapsampler list\n"
+    "  heapsampler profile 4242 -d 30s -o heap.html\n"
     "  heapsampler load 4242 interval=64k,dump_period=1m\n"
     "  heapsampler top 4242 -n 10 --every 5s\n"
-    "  heapsampler dump 4242 -o heap.html\n"
+    "  heapsampler top 4242 --by class\n"
     "  heapsampler dump 4242 -o heap.pb.gz --paths 5 && go tool pprof -top heap.pb.gz\n"
     "  heapsampler paths 4242 -n 3\n"
     "  heapsampler start 4242 --http 127.0.0.1:0 && heapsampler status 4242 | grep http:\n"
     "\n"
     "Without this command: jcmd PID JVMTI.agent_load /path/libheapsampler.so status,file=PATH\n";
+
+/* The summary (the verbs from args.c's table), or one verb's help. */
+static void print_help(const char *verb) {
+    char text[4096];
+    if (verb && cli_verb_help(verb, text, sizeof text) > 0) {
+        fputs(text, stdout);
+        return;
+    }
+    fputs(help_head, stdout);
+    cli_verb_info info;
+    for (size_t i = 0; cli_verb_describe(i, &info); i++) {
+        printf("  heapsampler %s\n", info.usage);
+        for (const char *p = info.help; *p;) {
+            size_t n = strcspn(p, "\n");
+            printf("      %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+    fputs(help_tail, stdout);
+}
 
 /* Prints the failure, one "heapsampler: " line per line of the message, escaped (it may
  * carry the target's bytes: the agent's error lines, the JVM's reason, a file name). */
@@ -100,7 +98,7 @@ int main(int argc, char **argv) {
     cli_temp_install_signals(130);
     int rc = 0;
     switch (args.verb) {
-    case CLI_VERB_HELP: fputs(help_text, stdout); return 0;
+    case CLI_VERB_HELP: print_help(args.help_verb); return 0;
     case CLI_VERB_VERSION: printf("heapsampler %s\n", HEAPSAMPLER_VERSION); return 0;
     case CLI_VERB_LIST: rc = cli_verb_list(&args, &e); break;
     case CLI_VERB_LOAD: rc = cli_verb_load(&args, &e); break;
@@ -110,6 +108,7 @@ int main(int argc, char **argv) {
     case CLI_VERB_DUMP: rc = cli_verb_dump(&args, &e); break;
     case CLI_VERB_TOP: rc = cli_verb_top(&args, &e); break;
     case CLI_VERB_PATHS: rc = cli_verb_paths(&args, &e); break;
+    case CLI_VERB_PROFILE: rc = cli_verb_profile(&args, &e); break;
     }
     if (rc) print_failure(&e);
     if (fflush(stdout) != 0 && rc == 0) {

@@ -53,7 +53,8 @@ static void print_answer(const char *answer) {
 int cli_verb_simple(const cli_args *a, cli_err *e) {
     const char *word = a->verb == CLI_VERB_STATUS ? "status" : a->verb == CLI_VERB_STOP ? "stop" : "start";
     char command[1100];
-    snprintf(command, sizeof command, "%s%s%s", word, a->options[0] ? "," : "", a->options);
+    snprintf(command, sizeof command, "%s%s%s%s", word, a->options[0] ? "," : "", a->options,
+             a->json ? ",json=true" : "");
     char *answer;
     int rc = ask(a, command, &answer, e);
     if (rc) return rc;
@@ -62,23 +63,36 @@ int cli_verb_simple(const cli_args *a, cli_err *e) {
     return 0;
 }
 
-int cli_verb_load(const cli_args *a, cli_err *e) {
+/* Loads the agent with a->options; its answer in *answer, and the library's copy in the
+ * target (if one was made) in copied_to ("" when none). */
+static int load_agent(const cli_args *a, char **answer, char *copied_to, size_t len, cli_err *e) {
     cli_target t;
     char lib[PATH_MAX], inner[PATH_MAX];
+    copied_to[0] = '\0';
     int rc = prepare(a, &t, false, e);
     if (rc) return rc;
     bool copied = false;
-    char *answer = NULL;
     rc = cli_lib_find(a->lib, lib, sizeof lib, e);
     if (rc == 0)
-        rc = cli_agent_load(&t, lib, a->options, cli_now_ms() + a->timeout_ms, &answer, inner, sizeof inner, &copied, e);
+        rc = cli_agent_load(&t, lib, a->options, cli_now_ms() + a->timeout_ms, answer, inner, sizeof inner, &copied, e);
     cli_target_close(&t);
+    if (rc == 0 && copied) snprintf(copied_to, len, "%s", inner);
+    return rc;
+}
+
+static void print_copied(const char *copied_to) {
+    if (copied_to[0])
+        printf("library copied for the JVM to %s (it stays there: a loaded library cannot be "
+               "removed)\n", copied_to);
+}
+
+int cli_verb_load(const cli_args *a, cli_err *e) {
+    char *answer = NULL, copied_to[PATH_MAX];
+    int rc = load_agent(a, &answer, copied_to, sizeof copied_to, e);
     if (rc) return rc;
     print_answer(answer);
     free(answer);
-    if (copied)
-        printf("library copied for the JVM to %s (it stays there: a loaded library cannot be "
-               "removed)\n", inner);
+    print_copied(copied_to);
     return 0;
 }
 
@@ -132,18 +146,21 @@ int cli_verb_paths(const cli_args *a, cli_err *e) {
     return 0;
 }
 
-/* The terminal's width, or 100 when stdout is not a terminal. */
-static int terminal_width(void) {
+/* The report's width (the agent's width=): the terminal's; COLUMNS when stdout is not a
+ * terminal (or the terminal does not say); else 0, no limit: a file or a pipe gets every
+ * name whole. */
+static int report_width(void) {
     struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
-    return 100;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return cli_clamp_width(ws.ws_col);
+    return cli_columns_width(getenv("COLUMNS"));
 }
 
 static int top_once(const cli_args *a, char **answer, cli_err *e) {
     char command[160];
-    snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s%s", a->n, a->by ? ",by=" : "",
-             a->by ? a->by : "", terminal_width(), a->stack ? ",stack=true" : "",
-             a->gc ? ",gc=1" : "");
+    snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s%s%s", a->n, a->by ? ",by=" : "",
+             a->by ? a->by : "", report_width(), a->stack ? ",stack=true" : "",
+             a->gc ? ",gc=1" : "", a->json ? ",json=true" : "");
     return ask(a, command, answer, e);
 }
 
@@ -181,4 +198,103 @@ int cli_verb_top(const cli_args *a, cli_err *e) {
         answer = NULL;
         sleep_until(next);
     }
+}
+
+/* --- profile --------------------------------------------------------------------------- */
+
+/* The value after "KEY: " on a line of an answer, as a number; -1 when absent. */
+static long answer_number(const char *answer, const char *key) {
+    size_t n = strlen(key);
+    for (const char *p = answer; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, key, n) == 0 && p[n] == ':') return strtol(p + n + 1, NULL, 10);
+    return -1;
+}
+
+static bool answer_says(const char *answer, const char *line_start) {
+    size_t n = strlen(line_start);
+    for (const char *p = answer; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, line_start, n) == 0) return true;
+    return false;
+}
+
+/* How the JVM was before `profile`, so that it is put back. */
+typedef enum { WAS_NOT_LOADED, WAS_STOPPED, WAS_RUNNING } before_profile;
+
+/* Makes the agent sample: loads it, starts it, or marks the window's start (*mark). */
+static int begin_profile(const cli_args *a, before_profile *before, unsigned *mark, cli_err *e) {
+    cli_target t;
+    int rc = cli_target_inspect(a->pid, &t, true, e);
+    if (rc) return rc;
+    bool loaded = t.agent[0] != '\0';
+    cli_target_close(&t);
+    char *answer = NULL, copied_to[PATH_MAX];
+    if (!loaded) {
+        *before = WAS_NOT_LOADED;
+        rc = load_agent(a, &answer, copied_to, sizeof copied_to, e);
+        if (rc == 0) print_copied(copied_to);
+        free(answer);
+        return rc;
+    }
+    if (a->options[0])
+        return cli_fail(e, CLI_EXIT_USAGE, "heapsampler is already loaded in %d: the options are for "
+                        "loading it (change interval=, rate= with heapsampler start %d)", a->pid, a->pid);
+    rc = ask(a, "status", &answer, e);
+    if (rc) return rc;
+    bool stopped = answer_says(answer, "state: stopped");
+    free(answer);
+    *before = stopped ? WAS_STOPPED : WAS_RUNNING;
+    rc = ask(a, stopped ? "start" : "mark", &answer, e);
+    if (rc == 0 && !stopped) {
+        long id = answer_number(answer, "mark");
+        if (id <= 0) rc = cli_fail(e, CLI_EXIT_AGENT, "the agent in %d did not answer a mark", a->pid);
+        else *mark = (unsigned)id;
+    }
+    free(answer);
+    return rc;
+}
+
+static void wait_for(long duration_ms) {
+    long until = cli_now_ms() + duration_ms;
+    while (!cli_temp_interrupted() && cli_now_ms() < until) {
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int cli_verb_profile(const cli_args *a, cli_err *e) {
+    int rc = cli_out_check(a->out_file, a->force, e); /* before touching the JVM */
+    before_profile before = WAS_RUNNING;
+    unsigned mark = 0;
+    if (rc == 0) rc = begin_profile(a, &before, &mark, e);
+    if (rc) return rc;
+    cli_temp_install_signals(-1); /* Ctrl-C ends the wait early: the profile is still written */
+    long began = cli_now_ms();
+    wait_for(a->duration_ms);
+    double seconds = (double)(cli_now_ms() - began) / 1000;
+    char command[128];
+    snprintf(command, sizeof command, "dump,format=%s", a->format);
+    if (mark) snprintf(command + strlen(command), sizeof command - strlen(command), ",since=%u", mark);
+    char *answer = NULL;
+    rc = ask_with_outputs(a, command, NULL, &answer, e);
+    free(answer);
+    answer = NULL;
+    cli_err stop_err = {0, ""};
+    int stop_rc = before == WAS_RUNNING ? 0 : ask(a, "stop", &answer, &stop_err);
+    free(answer);
+    if (rc) return rc;
+    printf("profiled %d for %.1f s%s: wrote %s (%s, %lld bytes)\n", a->pid, seconds,
+           cli_temp_interrupted() ? " (interrupted)" : "", a->out_file, a->format, file_size(a->out_file));
+    if (stop_rc) {
+        printf("could not stop sampling again: %s\n", stop_err.msg);
+        return stop_rc;
+    }
+    if (before == WAS_NOT_LOADED)
+        printf("the agent was loaded for this profile: sampling is stopped again (the library stays "
+               "loaded; heapsampler start %d resumes it)\n", a->pid);
+    else if (before == WAS_STOPPED)
+        printf("sampling was stopped before: stopped again\n");
+    else
+        printf("sampling was running before: left running; the file holds what was allocated during "
+               "these %.1f s (in use: as of the last GC)\n", seconds);
+    return 0;
 }

@@ -13,5 +13,8 @@ int cli_verb_dump(const cli_args *a, cli_err *e);
 int cli_verb_top(const cli_args *a, cli_err *e);
 int cli_verb_paths(const cli_args *a, cli_err *e);
 int cli_verb_list(const cli_args *a, cli_err *e);
+/* profile: load or start the agent if needed, collect for a->duration_ms, dump to -o, put
+ * the JVM back as it was (sampling stopped if this command loaded or started it). */
+int cli_verb_profile(const cli_args *a, cli_err *e);
 
 #endif

@@ -15,34 +15,42 @@
 typedef struct {
     const char *word;
     hs_command_kind kind;
-    const char *keys[8]; /* the keys it allows besides reply=, NULL-terminated */
+    const char *keys[10]; /* the keys it allows besides reply=, NULL-terminated */
     const char *usage;
     const char *description;
 } command_row;
 
 static const command_row command_table[] = {
-    {"dump", HS_CMD_DUMP, {"file", "paths", "budget", "format", "out", "paths_out", "gc", NULL},
-     "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1]",
+    {"dump", HS_CMD_DUMP,
+     {"file", "paths", "budget", "format", "out", "paths_out", "gc", "since", NULL},
+     "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1]"
+     "[,since=ID]",
      "write a profile now (of the whole run so far); file= as at startup; paths=N (1-64) also "
      "writes the reference chains from GC roots to the N largest in-use sites (-paths file), "
      "each pause of that walk within budget= (10ms-60s; default paths_budget=, 1s); "
      "format=pprof|html|collapsed|text for this dump (text: the report of top); out=/paths_out= "
      "into existing files instead; gc=1 first forces a full collection (stops the application "
-     "like System.gc()) so that every in-use sample is judged"},
+     "like System.gc()) so that every in-use sample is judged; since=ID: allocations since that "
+     "mark only (a window)"},
+    {"mark", HS_CMD_MARK, {NULL}, "mark",
+     "remember what has been allocated so far and answer its ID: dump,since=ID then covers the "
+     "window since (one mark at a time; a new one replaces the last)"},
     {"start", HS_CMD_START, {"interval", "log", "rate", "http", "http_token", NULL},
      "start[,interval=SIZE][,log=LEVEL][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]]",
      "turn sampling on again after stop, optionally at another interval or rate cap, and the "
-     "HTTP endpoint of http= (if any); http= (as at startup) opens the endpoint, also while "
-     "sampling runs"},
+     "HTTP endpoint of http= (if any); while sampling runs, changes interval=, rate=, log= and "
+     "http= in place, keeping every tracked object (only stop releases them)"},
     {"stop", HS_CMD_STOP, {NULL}, "stop",
      "turn sampling off, release every tracked weak reference and close the HTTP endpoint"},
-    {"status", HS_CMD_STATUS, {"file", NULL}, "status[,file=PATTERN]",
-     "print the agent's state, one fact per line (to the JVM's stdout, or to file=)"},
-    {"top", HS_CMD_TOP, {"n", "by", "width", "stack", "gc", NULL},
-     "top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1]",
+    {"status", HS_CMD_STATUS, {"file", "json", NULL}, "status[,file=PATTERN][,json=true]",
+     "print the agent's state, one fact per line (to the JVM's stdout, or to file=); json=true: "
+     "as one JSON object"},
+    {"top", HS_CMD_TOP, {"n", "by", "width", "stack", "gc", "json", NULL},
+     "top[,n=N][,by=inuse|alloc|growth|class][,width=COLS][,stack=true][,gc=1][,json=true]",
      "print the report: the N (1-1000, default 20) sites with the most in-use bytes (or "
-     "allocated, or growing), WIDTH 40-1000 columns (default 100); stack=true adds each "
-     "site's whole stack; gc=1 first forces a full collection, as dump,gc=1"},
+     "allocated, or growing; by=class: allocated classes, every site together), WIDTH 40-1000 "
+     "columns (default 100; 0: no line cut); stack=true adds each site's whole stack; gc=1 "
+     "first forces a full collection, as dump,gc=1; json=true: the rows as one JSON object"},
     {"paths", HS_CMD_PATHS, {"n", "budget", "out", NULL}, "paths[,n=N][,budget=D][,out=PATH]",
      "print the reference chains from GC roots to the N (1-64, default 5) largest in-use "
      "sites (a heap walk; each stop-the-world pause within budget=, default paths_budget=); "
@@ -51,9 +59,11 @@ static const command_row command_table[] = {
 };
 
 static const char ACCEPTED[] =
-    "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1], "
+    "dump[,file=PATTERN][,paths=N[,budget=D]][,format=F][,out=PATH][,paths_out=PATH][,gc=1]"
+    "[,since=ID], mark, "
     "start[,interval=SIZE][,log=LEVEL][,rate=N/s][,http=[HOST:]PORT[,http_token=@FILE]], stop, "
-    "status[,file=PATTERN], top[,n=N][,by=inuse|alloc|growth][,width=COLS][,stack=true][,gc=1], "
+    "status[,file=PATTERN][,json=true], "
+    "top[,n=N][,by=inuse|alloc|growth|class][,width=COLS][,stack=true][,gc=1][,json=true], "
     "paths[,n=N][,budget=D][,out=PATH], help; every command also takes reply=PATH";
 
 static int fail(char *err, size_t errlen, const char *text, const char *why) {
@@ -157,10 +167,10 @@ static int parse_budget(const char *value, hs_command *cmd, char *why, size_t wh
 }
 
 static int parse_width(const char *value, hs_command *cmd, char *why, size_t whylen) {
-    long n = whole_number(value, HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
-    if (n < 0) {
-        snprintf(why, whylen, "width=%.32s: not a number of columns from %d to %d", value,
-                 HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
+    long n = whole_number(value, HS_REPORT_WIDTH_UNLIMITED, HS_REPORT_WIDTH_MAX);
+    if (n < 0 || (n > HS_REPORT_WIDTH_UNLIMITED && n < HS_REPORT_WIDTH_MIN)) {
+        snprintf(why, whylen, "width=%.32s: not a number of columns from %d to %d (0: no limit)",
+                 value, HS_REPORT_WIDTH_MIN, HS_REPORT_WIDTH_MAX);
         return -1;
     }
     cmd->report.width = (unsigned)n;
@@ -168,13 +178,37 @@ static int parse_width(const char *value, hs_command *cmd, char *why, size_t why
 }
 
 static int parse_by(const char *value, hs_command *cmd, char *why, size_t whylen) {
-    static const char *const names[] = {"inuse", "alloc", "growth"};
+    static const char *const names[] = {"inuse", "alloc", "growth", "class"};
     int i = choose(value, names, COUNT_OF(names));
     if (i < 0) {
-        snprintf(why, whylen, "by=%.32s: not one of inuse, alloc, growth", value);
+        snprintf(why, whylen, "by=%.32s: not one of inuse, alloc, growth, class", value);
         return -1;
     }
-    cmd->report.by = (hs_report_rank)i;
+    cmd->report.by_class = i == 3; /* a row per class, ranked by in-use bytes */
+    cmd->report.by = i == 3 ? HS_RANK_INUSE : (hs_report_rank)i;
+    return 0;
+}
+
+/* since=ID (dump): the mark a window starts at (hs_dumps_mark). */
+static int parse_since(const char *value, hs_command *cmd, char *why, size_t whylen) {
+    long id = whole_number(value, 1, 999999999);
+    if (id < 0) {
+        snprintf(why, whylen, "since=%.32s: not a mark's ID (the number mark answered)", value);
+        return -1;
+    }
+    cmd->since = (unsigned)id;
+    return 0;
+}
+
+/* json=true (top, status): the answer as one JSON object (heapsampler(1) has the schema). */
+static int parse_json(const char *value, hs_command *cmd, char *why, size_t whylen) {
+    static const char *const names[] = {"false", "true"};
+    int i = choose(value, names, COUNT_OF(names));
+    if (i < 0) {
+        snprintf(why, whylen, "json=%.32s: not true or false", value);
+        return -1;
+    }
+    cmd->report.json = cmd->json = i == 1;
     return 0;
 }
 
@@ -243,7 +277,8 @@ static const command_item command_items[] = {
     {"paths", parse_paths}, {"n", parse_n},         {"width", parse_width},
     {"by", parse_by},       {"stack", parse_stack}, {"format", parse_format},
     {"reply", parse_reply}, {"out", parse_out},     {"paths_out", parse_paths_out},
-    {"budget", parse_budget}, {"gc", parse_gc},
+    {"budget", parse_budget}, {"gc", parse_gc},       {"json", parse_json},
+    {"since", parse_since},
 };
 
 static const command_item *find_item(const char *key, size_t len) {
@@ -358,6 +393,7 @@ int hs_command_parse(const char *text, const hs_options *current, hs_command *cm
     parsed.has_file = items_have_key(items, "file");
     parsed.has_interval = items_have_key(items, "interval");
     parsed.has_rate = items_have_key(items, "rate");
+    parsed.has_log = items_have_key(items, "log");
     parsed.has_http = items_have_key(items, "http") || items_have_key(items, "http_token");
     *cmd = parsed;
     return 0;
@@ -367,6 +403,10 @@ bool hs_command_is_command(const char *text) {
     if (!text) return false;
     size_t word_len = strcspn(text, ",");
     return word_len > 0 && find_command(text, word_len) != NULL;
+}
+
+bool hs_command_has_item(const char *text, const char *key) {
+    return items_have_key(text ? text : "", key);
 }
 
 bool hs_command_find_item(const char *text, const char *key, char *out, size_t len) {

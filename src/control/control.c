@@ -2,6 +2,7 @@
 #include "control.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "dumps.h"
 #include "file_output.h"
 #include "http_export.h"
+#include "json.h"
 #include "push_export.h"
 #include "live_tracker.h"
 #include "log.h"
@@ -28,6 +30,102 @@
 #include "throttle.h"
 #include "wall_clock.h"
 
+/* Commands whose reply file was gone when they arrived (control.h). */
+static atomic_ulong late_commands;
+
+void hs_control_count_late(void) { atomic_fetch_add(&late_commands, 1); }
+
+/* The interval sampling runs at, plainly: a start,interval= may have changed it since the
+ * run began (each sample keeps the weight of the interval it was taken at). */
+static void status_interval(hs_agent *agent, hs_bounded *out) {
+    int64_t now = atomic_load(&agent->sampling_interval), began = agent->opts.interval;
+    char size[32], began_size[32];
+    hs_report_size((double)now, size, sizeof size);
+    hs_report_size((double)began, began_size, sizeof began_size);
+    if (now == began)
+        hs_bounded_printf(out, "interval: %lld bytes (one sample per %s allocated, on average)\n",
+                          (long long)now, size);
+    else
+        hs_bounded_printf(out, "interval: %lld bytes (one sample per %s allocated, on average; "
+                          "the run began at %s: each sample is weighted for the interval it was "
+                          "taken at, so the estimates span the change)\n",
+                          (long long)now, size, began_size);
+}
+
+/* The exit profile's path, absolute (a relative file= is the JVM's working directory's). */
+static void exit_profile_path(const hs_agent *agent, char *buf, size_t len) {
+    char path[HS_PATH_MAX], err[HS_PATH_MAX + 256], cwd[HS_PATH_MAX];
+    if (hs_expand_file_pattern(agent->opts.file, (long)getpid(), time(NULL), path, sizeof path,
+                               err, sizeof err) != 0)
+        snprintf(path, sizeof path, "%s", agent->output_path);
+    bool relative = path[0] != '/' && getcwd(cwd, sizeof cwd);
+    snprintf(buf, len, "%s%s%s", relative ? cwd : "", relative ? "/" : "", path);
+}
+
+size_t hs_control_exit_profile(const hs_agent *agent, char *buf, size_t len) {
+    char path[2 * HS_PATH_MAX];
+    exit_profile_path(agent, path, sizeof path);
+    int n = snprintf(buf, len, "%s (written at exit; -oom, -peak and periodic files beside it; "
+                     "file= chooses)", path);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* status,json=true: the facts of the status lines as one object (schema: heapsampler(1)). */
+static void status_json(hs_agent *agent, hs_text *out) {
+    hs_json w;
+    hs_json_begin(&w, out);
+    hs_json_object(&w, NULL);
+    char text[2 * HS_PATH_MAX + 512];
+    hs_json_str(&w, "version", HEAPSAMPLER_VERSION);
+    hs_json_str(&w, "state", hs_sampling_state_name(agent));
+    hs_json_int(&w, "pid", (int64_t)getpid());
+    hs_options_format(&agent->opts, text, sizeof text);
+    hs_json_str(&w, "options", text);
+    hs_json_int(&w, "interval_bytes", atomic_load(&agent->sampling_interval));
+    hs_json_int(&w, "interval_start_bytes", agent->opts.interval);
+    hs_counters *c = &agent->counters;
+    hs_json_object(&w, "samples");
+    hs_json_num(&w, "recorded", (double)hs_sample_table_samples(agent->samples));
+    hs_json_num(&w, "dropped", (double)atomic_load(&c->dropped));
+    hs_json_num(&w, "stack_walks_failed", (double)atomic_load(&c->stack_errors));
+    hs_json_num(&w, "truncated", (double)atomic_load(&c->truncated));
+    hs_json_end(&w);
+    hs_live_status_info live;
+    bool tracking = hs_live_status(&agent->live, &live) == 0;
+    if (tracking) {
+        hs_json_object(&w, "live");
+        hs_json_int(&w, "tracked", live.tracked);
+        hs_json_int(&w, "capacity", live.capacity);
+        hs_json_int(&w, "one_in", (int64_t)1 << live.level);
+        hs_json_end(&w);
+    } else {
+        hs_json_null(&w, "live");
+    }
+    if (tracking && live.last_gc.valid) {
+        hs_json_object(&w, "heap");
+        hs_json_num(&w, "used_bytes", (double)live.last_gc.used);
+        hs_json_int(&w, "gc_epoch", live.last_gc.epoch);
+        hs_json_num(&w, "last_gc_seconds_ago", (double)(hs_wall_nanos() - live.last_gc.time_nanos) / 1e9);
+        hs_json_str(&w, "collector", live.gc_name);
+        hs_json_str(&w, "source", live.heap_source);
+        hs_json_end(&w);
+    } else {
+        hs_json_null(&w, "heap");
+    }
+    unsigned long written, failed;
+    hs_dumps_counts(agent, &written, &failed);
+    hs_json_object(&w, "dumps");
+    hs_json_int(&w, "written", (int64_t)written);
+    hs_json_int(&w, "failed", (int64_t)failed);
+    hs_json_end(&w);
+    exit_profile_path(agent, text, sizeof text);
+    hs_json_str(&w, "exit_profile", text);
+    hs_json_int(&w, "late_commands", (int64_t)atomic_load(&late_commands));
+    hs_json_str(&w, "http", hs_http_export_address());
+    hs_json_end(&w);
+    hs_text_puts(out, "\n");
+}
+
 static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_counters *c = &agent->counters;
     char options[HS_PATH_MAX + 512];
@@ -35,8 +133,7 @@ static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_bounded_printf(out, "state: %s\n", hs_sampling_state_name(agent));
     hs_bounded_printf(out, "version: %s\n", HEAPSAMPLER_VERSION);
     hs_bounded_printf(out, "options: %s\n", options);
-    hs_bounded_printf(out, "interval: %lld bytes (estimates are scaled to interval=%lld)\n",
-         (long long)atomic_load(&agent->sampling_interval), (long long)agent->opts.interval);
+    status_interval(agent, out);
     hs_bounded_printf(out, "samples: %llu recorded, %llu dropped (tables full), %llu stack walks failed, "
               "%llu stacks truncated at depth=%d\n",
          (unsigned long long)hs_sample_table_samples(agent->samples),
@@ -87,6 +184,11 @@ size_t hs_control_status(hs_agent *agent, char *buf, size_t len) {
                                           room ? out.buf + out.need : NULL, room);
     room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_dumps_status(agent, room ? out.buf + out.need : NULL, room);
+    char exit_profile[2 * HS_PATH_MAX + 128];
+    hs_control_exit_profile(agent, exit_profile, sizeof exit_profile);
+    hs_bounded_printf(&out, "exit profile: %s\n", exit_profile);
+    hs_bounded_printf(&out, "late commands: %lu (arrived after the command that sent them had "
+                      "given up; not run)\n", (unsigned long)atomic_load(&late_commands));
     room = out.need < out.cap ? out.cap - out.need : 0;
     out.need += hs_http_export_status(room ? out.buf + out.need : NULL, room);
     room = out.need < out.cap ? out.cap - out.need : 0;
@@ -147,22 +249,37 @@ static int open_out(const char *what, const char *path) {
     return fd;
 }
 
+/* The status text (lines, or JSON with json=true) into t. 0, or -1 (logged). */
+static int status_text(hs_agent *agent, const hs_command *cmd, hs_text *t) {
+    if (cmd->json) {
+        status_json(agent, t);
+    } else {
+        char text[8192];
+        size_t need = hs_control_status(agent, text, sizeof text);
+        if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
+        hs_text_puts(t, text);
+    }
+    if (!t->failed) return 0;
+    hs_error("status: out of memory writing the answer");
+    return -1;
+}
+
 static jint run_status(hs_agent *agent, const hs_command *cmd, answer *a) {
-    char text[8192];
-    size_t need = hs_control_status(agent, text, sizeof text);
-    if (need >= sizeof text) hs_warn("status: %zu bytes of status cut", need - sizeof text + 1);
-    if (!cmd->has_file) {
-        answer_text(a, text);
-        return JNI_OK;
-    }
+    hs_text text = {0};
+    jint rc = status_text(agent, cmd, &text) == 0 ? JNI_OK : JNI_ERR;
     char path[HS_PATH_MAX], err[HS_PATH_MAX + 256];
-    if (command_path(cmd, path, sizeof path) != 0) return JNI_ERR;
-    if (hs_write_file_atomic(path, text, strlen(text), err, sizeof err) != 0) {
+    if (rc == JNI_OK && !cmd->has_file) {
+        answer_text(a, hs_text_str(&text));
+    } else if (rc == JNI_OK && command_path(cmd, path, sizeof path) != 0) {
+        rc = JNI_ERR;
+    } else if (rc == JNI_OK && hs_write_file_atomic(path, text.data, text.len, err, sizeof err) != 0) {
         hs_error("%s", err);
-        return JNI_ERR;
+        rc = JNI_ERR;
+    } else if (rc == JNI_OK && a->to_reply) {
+        answer_line(a, "status written to %s", path);
     }
-    if (a->to_reply) answer_line(a, "status written to %s", path);
-    return JNI_OK;
+    hs_text_free(&text);
+    return rc;
 }
 
 /* --- the report (top, dump,format=text) ------------------------------------------------- */
@@ -203,7 +320,7 @@ static int encode_dump(const hs_profile *p, void *ctx, uint8_t **out, size_t *le
     hs_report_options o;
     hs_report_options_defaults(&o);
     o.rows = HS_REPORT_ROWS_MAX; /* a file is read with a pager: every site up to the cap */
-    o.width = 160;
+    o.width = HS_REPORT_WIDTH_UNLIMITED; /* and never cut */
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
         hs_text_free(&text);
@@ -268,7 +385,8 @@ static jint run_dump_paths(hs_agent *agent, JNIEnv *jni, const hs_command *cmd,
 static jint run_dump(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     dump_encoding enc = {.agent = agent, .format = cmd->format, .metric = agent->opts.collapsed};
     hs_dump_request req = {.path = cmd->has_file ? cmd->options.file : NULL, .fd = -1,
-                           .out_name = cmd->out, .live_out = &enc.live};
+                           .out_name = cmd->out, .live_out = &enc.live,
+                           .since_mark = cmd->since};
     if (cmd->format != HS_DUMP_STARTUP_FORMAT) {
         req.encode = encode_dump;
         req.ctx = &enc;
@@ -337,18 +455,23 @@ static int start_http(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, bool 
     return 0;
 }
 
+/* `start` while sampling runs changes what it is given in place: interval= (sampling
+ * paused for the moment the change takes), rate=, log=, http=. Nothing tracked is
+ * released; only `stop` does that. */
 static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answer *a) {
     char why[256];
     bool running = atomic_load(&agent->phase) == HS_PHASE_RUNNING, opened;
-    if (running && (!cmd->has_http || cmd->has_interval || cmd->has_rate)) {
-        hs_error("start: sampling is not stopped (running)%s",
-                 cmd->has_http ? "; interval= and rate= need a stop first, http= alone opens "
-                                 "the endpoint" : "");
+    if (running && !cmd->has_http && !cmd->has_interval && !cmd->has_rate &&
+        !cmd->has_log) {
+        hs_error("start: sampling is already running (give interval=, rate=, log= or http= to "
+                 "change them while it runs)");
         return JNI_ERR;
     }
     if (start_http(agent, jni, cmd, &opened) != 0) return JNI_ERR; /* sampling unchanged */
-    if (!running &&
-        hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
+    int64_t interval = start_interval(agent, cmd);
+    int rc = running ? hs_sampling_change_interval(agent, agent->jvmti, interval, why, sizeof why)
+                     : hs_sampling_resume(agent, agent->jvmti, interval, why, sizeof why);
+    if (rc != 0) {
         hs_error("start: %s", why);
         if (opened) hs_http_export_stop(agent);
         return JNI_ERR;
@@ -362,7 +485,13 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answe
         agent->opts.rate_period_ns = cmd->options.rate_period_ns;
     }
     if (!running) hs_dumps_start(agent, agent->jvmti, jni); /* periodic profiles again */
-    answer_text(a, running ? "sampling already running" : "sampling started");
+    if (running)
+        answer_line(a, "sampling running; changed while it runs: %s%s%s%s(tracked objects kept)",
+                    cmd->has_interval ? "interval " : "", cmd->has_rate ? "rate " : "",
+                    cmd->has_log ? "log " : "",
+                    cmd->has_http ? "http " : "");
+    else
+        answer_text(a, "sampling started");
     const char *address = hs_http_export_address();
     if (address) answer_line(a, "http: serving on http://%s/debug/pprof/", address);
     else if (cmd->has_http) answer_text(a, "http: closed");
@@ -381,6 +510,13 @@ static jint run_stop(hs_agent *agent, JNIEnv *jni, answer *a) {
     }
     answer_text(a, "sampling stopped");
     if (serving) answer_text(a, "http: closed");
+    return JNI_OK;
+}
+
+static jint run_mark(hs_agent *agent, answer *a) {
+    unsigned id;
+    if (hs_dumps_mark(agent, &id) != 0) return JNI_ERR; /* it said why */
+    answer_line(a, "mark: %u", id);
     return JNI_OK;
 }
 
@@ -432,6 +568,7 @@ static jint run_command(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, ans
     case HS_CMD_HELP: return run_help(a);
     case HS_CMD_TOP: return run_top(agent, jni, cmd, a);
     case HS_CMD_PATHS: return run_paths(agent, jni, cmd, a);
+    case HS_CMD_MARK: return run_mark(agent, a);
     }
     return JNI_ERR;
 }
@@ -462,7 +599,11 @@ jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text) {
     int fd = -1;
     if (hs_command_find_item(text, "reply", reply, sizeof reply)) {
         char err[HS_PATH_MAX + 256];
-        if ((fd = hs_reply_open("reply", reply, err, sizeof err)) < 0) {
+        if ((fd = hs_reply_open("reply", reply, err, sizeof err)) == HS_REPLY_GONE) {
+            hs_control_count_late(); /* nobody waits for it: not run, not a word */
+            return JNI_ERR;
+        }
+        if (fd < 0) {
             hs_error("%s", err); /* nowhere else to say it */
             return JNI_ERR;
         }

@@ -35,6 +35,11 @@ typedef struct {
     uint32_t nbase;
     int64_t period_start;
     unsigned long periodic_count;
+    /* The last `mark` (a window's start for `dump,since=`): its weights and time. */
+    uint64_t *mark_fp;
+    uint32_t nmark;
+    int64_t mark_nanos;
+    unsigned mark_id;
     /* For status. */
     unsigned long written, failed;
     char last_path[HS_PATH_MAX];
@@ -197,6 +202,36 @@ static int on_demand_name(const hs_dump_request *r, char *named, size_t len) {
     return -1;
 }
 
+static const char WINDOW[] = "a window: alloc values cover the time since the mark only "
+                            "(time_nanos, duration_nanos); inuse as of the last GC";
+
+/* Under the dumps lock: the request of a window since mark `id` (allocations since then),
+ * with the weights read now into *now_fp (the caller frees). 0, or -1 (logged). */
+static int window_since_mark(const hs_snapshot_source *src, unsigned id, uint64_t **now_fp,
+                             hs_snapshot_request *req) {
+    if (id != D.mark_id || !D.mark_fp) {
+        hs_error("dump: since=%u: no such mark (the last is %u: a later mark replaces it)", id,
+                 D.mark_id);
+        D.failed++;
+        return -1;
+    }
+    uint32_t n = 0;
+    *now_fp = hs_snapshot_read_weights(src, &n);
+    if (!*now_fp || !hs_snapshot_extend_weights(&D.mark_fp, &D.nmark, n)) {
+        hs_error("dump: out of memory");
+        D.failed++;
+        return -1;
+    }
+    int64_t now = hs_wall_nanos();
+    req->alloc_fp = *now_fp;
+    req->base_fp = D.mark_fp;
+    req->nbuckets = n;
+    req->time_nanos = D.mark_nanos;
+    req->duration_nanos = now - D.mark_nanos;
+    req->what = WINDOW;
+    return 0;
+}
+
 int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *r,
                            char *written, size_t written_len) {
     if (written && written_len) written[0] = '\0';
@@ -207,21 +242,41 @@ int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *
     in_dump = true;
     char named[HS_PATH_MAX];
     int rc = on_demand_name(r, named, sizeof named);
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    hs_snapshot_request req = {.live = HS_LIVE_NOW, .what = ON_DEMAND, .live_out = r->live_out};
+    uint64_t *now_fp = NULL;
+    if (rc == 0 && r->since_mark) rc = window_since_mark(&src, r->since_mark, &now_fp, &req);
     if (rc == 0) {
-        hs_snapshot_request req = {.live = HS_LIVE_NOW, .what = ON_DEMAND,
-                                   .live_out = r->live_out};
         hs_profile_target target = {.path = named, .fd = r->fd, .encode = r->encode,
                                     .ctx = r->ctx};
-        hs_snapshot_source src = hs_agent_snapshot_source(agent);
         rc = hs_write_profile_to(&src, jni, &target, &req);
         note_result(rc, named);
         if (rc == 0 && written) snprintf(written, written_len, "%s", named);
     } else if (r->fd >= 0) {
         close(r->fd);
     }
+    free(now_fp);
     in_dump = false;
     unlock_dumps();
     return rc;
+}
+
+int hs_dumps_mark(hs_agent *agent, unsigned *id) {
+    if (!agent->samples || !lock_dumps()) return -1;
+    uint32_t n = 0;
+    hs_snapshot_source src = hs_agent_snapshot_source(agent);
+    uint64_t *fp = hs_snapshot_read_weights(&src, &n);
+    if (fp) { /* one mark at a time: a new one replaces the last */
+        free(D.mark_fp);
+        D.mark_fp = fp;
+        D.nmark = n;
+        D.mark_nanos = hs_wall_nanos();
+        *id = ++D.mark_id;
+    } else {
+        hs_error("mark: out of memory");
+    }
+    unlock_dumps();
+    return fp ? 0 : -1;
 }
 
 int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req,
@@ -398,6 +453,15 @@ static void format_local_time(int64_t nanos, char *buf, size_t len) {
     struct tm tm;
     if (!localtime_r(&secs, &tm) || strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
         snprintf(buf, len, "?");
+}
+
+void hs_dumps_counts(hs_agent *agent, unsigned long *written, unsigned long *failed) {
+    (void)agent;
+    *written = *failed = 0;
+    if (!lock_dumps()) return;
+    *written = D.written;
+    *failed = D.failed;
+    unlock_dumps();
 }
 
 size_t hs_dumps_status(hs_agent *agent, char *buf, size_t len) {

@@ -46,6 +46,7 @@ static void fill_facts(hs_agent *agent, const hs_snapshot_live *live, report_fac
     f->interval = agent->opts.interval;
     f->interval_now = atomic_load(&agent->sampling_interval);
     f->rate_cap = out->rate_cap;
+    f->stopped = atomic_load(&agent->phase) == HS_PHASE_PAUSED;
     hs_sampled sampled = hs_agent_sampled(agent);
     for (uint32_t i = 0; i < live->nsuspects && i < HS_REPORT_MAX_SUSPECTS; i++) {
         const hs_growth_site *g = &live->suspects[i];

@@ -110,6 +110,20 @@ int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char 
     return 0;
 }
 
+int hs_sampling_change_interval(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
+                                size_t whylen) {
+    if (interval == atomic_load(&agent->sampling_interval)) return 0;
+    int expected = HS_PHASE_RUNNING;
+    if (!atomic_compare_exchange_strong(&agent->phase, &expected, HS_PHASE_PAUSED)) {
+        snprintf(why, whylen, "sampling is not running (%s)", hs_sampling_state_name(agent));
+        return -1;
+    }
+    /* The cap's interval controller runs in the callbacks: none may be inside while its
+     * floor moves. The tracked objects stay (a stop would release them). */
+    switch_off(agent, jvmti, "interval change");
+    return hs_sampling_resume(agent, jvmti, interval, why, whylen);
+}
+
 bool hs_sampling_end(hs_agent *agent, jvmtiEnv *jvmti) {
     atomic_store(&agent->phase, HS_PHASE_STOPPED); /* callbacks return at once from now on */
     return switch_off(agent, jvmti, "exit");

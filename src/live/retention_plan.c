@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "report.h"
 #include "text.h"
 
 bool hs_retention_root_transient(int kind) {
@@ -71,9 +72,12 @@ double hs_retention_visited_fraction(const hs_retention_figures *f) {
     return fraction < 1 ? fraction : 1;
 }
 
+/* In the report's units (KiB, MiB, GiB: powers of 1024), so that one answer never mixes
+ * MB and MiB. */
 static void put_bytes(hs_bounded *t, double bytes) {
-    if (bytes >= 1e9) hs_bounded_printf(t, "%.2f GB", bytes / 1e9);
-    else hs_bounded_printf(t, "%.0f MB", bytes / 1e6);
+    char size[32];
+    hs_report_size(bytes, size, sizeof size);
+    hs_bounded_printf(t, "%s", size);
 }
 
 static const char *end_text(hs_retention_end end) {
@@ -98,9 +102,10 @@ size_t hs_retention_format_figures(const hs_retention_figures *f, char *buf, siz
         f->nsites);
     if (f->reached_transient)
         hs_bounded_printf(&t, "; %u only through a stack or JNI local", f->reached_transient);
-    hs_bounded_printf(&t, "); visited %.2f M", (double)f->objects_visited / 1e6);
-    if (f->heap_objects > 0) hs_bounded_printf(&t, " of ~%.2f M", f->heap_objects / 1e6);
-    hs_bounded_printf(&t, " objects, ");
+    /* No "of N objects": the only count at hand is the sampled sites' estimate, which
+     * leaves out what the samples do not explain (objects older than an attached agent,
+     * the JVM's own): the bytes against the heap used are what says how much was seen. */
+    hs_bounded_printf(&t, "); visited %.2f M objects, ", (double)f->objects_visited / 1e6);
     put_bytes(&t, (double)f->bytes_visited);
     double fraction = hs_retention_visited_fraction(f);
     if (fraction >= 0) {

@@ -22,11 +22,13 @@ int hs_reply_open(const char *what, const char *path, char *err, size_t errlen) 
         fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
+        int gone = errno == ENOENT;
         char why[160];
         snprintf(why, sizeof why, "%s%s", strerror(errno),
                  errno == ELOOP ? " (a symbolic link: refused)"
                  : errno == ENOENT ? " (it must exist: the command creates it)" : "");
-        return refuse(-1, what, path, why, err, errlen);
+        refuse(-1, what, path, why, err, errlen);
+        return gone ? HS_REPLY_GONE : -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) return refuse(fd, what, path, strerror(errno), err, errlen);

@@ -9,7 +9,8 @@
  * samples (estimate.h), which the snapshot carries per sample (hs_sample.inuse_var); the
  * rows add them up.
  * Columns are as wide as their widest cell; when the table would be wider than width=,
- * the least important columns go first, and the site column takes what is left. */
+ * the least important columns go first, and the site column takes what is left, cut in
+ * its middle (site_cut.h). Width 0 (a file, a pipe) cuts nothing. */
 #include "report.h"
 
 #include <math.h>
@@ -18,11 +19,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "json.h"
 #include "live_scale.h"
+#include "site_cut.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */
 #define SITE_MIN_WIDTH 32
+#define SITE_MAX_NEED 64
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ARROW "\xe2\x86\x92"
 
@@ -33,6 +37,8 @@ void hs_report_options_defaults(hs_report_options *o) {
     o->by = HS_RANK_INUSE;
     o->width = HS_REPORT_WIDTH_DEFAULT;
     o->stacks = false;
+    o->by_class = false;
+    o->json = false;
 }
 
 const char *hs_report_rank_name(hs_report_rank by) {
@@ -86,34 +92,9 @@ static void duration_text(double seconds, char *out, size_t len) {
     else snprintf(out, len, "%.1fd", seconds / 86400);
 }
 
-/* Display columns of UTF-8 text (one per code point). */
-static size_t display_width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-/* Appends s cut to `columns` display columns (an ellipsis marks the cut). */
-static void append_cut(hs_text *out, const char *s, size_t columns) {
-    if (display_width(s) <= columns) {
-        hs_text_puts(out, s);
-        return;
-    }
-    if (columns == 0) return;
-    size_t w = 0, i = 0;
-    for (; s[i]; i++) {
-        if (((unsigned char)s[i] & 0xC0) != 0x80) {
-            if (w == columns - 1) break;
-            w++;
-        }
-    }
-    hs_text_append(out, s, i);
-    hs_text_puts(out, ELLIPSIS);
-}
-
 /* Appends s padded to width columns, right-aligned or left-aligned. */
 static void append_padded(hs_text *out, const char *s, size_t width, bool right) {
-    size_t w = display_width(s);
+    size_t w = hs_display_width(s);
     size_t pad = w < width ? width - w : 0;
     if (right) hs_text_repeat(out, ' ', pad);
     hs_text_puts(out, s);
@@ -127,8 +108,8 @@ static void append_wrapped(hs_text *out, const char *text, size_t width) {
         size_t n = strcspn(p, " ");
         char word[1024];
         snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
-        size_t w = display_width(word);
-        if (column > 0 && column + 1 + w > width) {
+        size_t w = hs_display_width(word);
+        if (column > 0 && width != HS_REPORT_WIDTH_UNLIMITED && column + 1 + w > width) {
             hs_text_puts(out, "\n  ");
             column = 2;
         } else if (column > 0) {
@@ -153,6 +134,7 @@ typedef struct {
 typedef struct {
     const char *key;
     double inuse, inuse_var, alloc;
+    double inuse_objects, alloc_objects;
     double aged_bytes, age_weighted; /* in-use bytes with an age, and bytes x seconds */
     const hs_sample *stack;          /* its largest sample, shown with stack=true */
     double stack_bytes;
@@ -165,6 +147,8 @@ typedef struct {
     const hs_profile *p;
     const hs_report_facts *facts;
     uint32_t alloc_space, inuse_space; /* value indexes; nsample_types when absent */
+    uint32_t alloc_objects, inuse_objects;
+    bool by_class;
 } report_ctx;
 
 static const char *function_name(const hs_profile *p, uint32_t location) {
@@ -174,7 +158,12 @@ static const char *function_name(const hs_profile *p, uint32_t location) {
 
 #define MAX_KEY_FRAMES 2048
 
-static void sample_key(const hs_profile *p, const hs_sample *s, char *out, size_t len) {
+static void sample_key(const hs_profile *p, const hs_sample *s, bool by_class, char *out,
+                       size_t len) {
+    if (by_class && s->depth > 1) { /* the allocated class is the leaf "frame" */
+        snprintf(out, len, "%s", function_name(p, s->locations[0]));
+        return;
+    }
     if (s->depth == 0) {
         snprintf(out, len, "[unknown]");
         return;
@@ -206,6 +195,8 @@ static void add_to_row(const report_ctx *c, site_row *r, const hs_sample *s) {
     double inuse = value_of(s, c->inuse_space, nv), alloc = value_of(s, c->alloc_space, nv);
     r->inuse += inuse;
     r->alloc += alloc;
+    r->inuse_objects += value_of(s, c->inuse_objects, nv);
+    r->alloc_objects += value_of(s, c->alloc_objects, nv);
     if (inuse > 0) r->inuse_var += s->inuse_var;
     if (inuse > 0 && s->ages.age_seconds >= 0) {
         r->aged_bytes += inuse;
@@ -235,7 +226,7 @@ static uint32_t build_rows(const report_ctx *c, keyed_sample *keyed, site_row *r
             memset(&rows[n], 0, sizeof rows[n]);
             rows[n].key = keyed[i].key;
             rows[n].nstacks = 1;
-            rows[n].suspect = find_suspect(c->facts, keyed[i].key);
+            rows[n].suspect = c->by_class ? NULL : find_suspect(c->facts, keyed[i].key);
             rows[n].pseudo = keyed[i].sample->depth <= 1;
             n++;
         }
@@ -261,22 +252,35 @@ static int compare_rows(const void *a, const void *b, void *by) {
 
 /* --- the table ---------------------------------------------------------------------- */
 
-enum { COL_RANK, COL_INUSE, COL_SIGMA, COL_HEAP, COL_ALLOC, COL_RATE, COL_AGE, COL_GROWTH, NCOLS };
+enum { COL_RANK, COL_OBJECTS, COL_INUSE, COL_SIGMA, COL_HEAP, COL_ALLOC, COL_RATE, COL_AGE,
+       COL_GROWTH, NCOLS };
 
-static const char *const titles[NCOLS] = {"#", "in use", "±", "heap", "allocated", "alloc/s",
-                                          "age", "growth"};
+static const char *const titles[NCOLS] = {"#", "objects", "in use", "±", "heap", "allocated",
+                                          "alloc/s", "age", "growth"};
 /* Dropped first when the width is short: lowest priority first. */
-static const int drop_order[NCOLS - 2] = {COL_RATE, COL_AGE, COL_SIGMA, COL_GROWTH, COL_HEAP,
-                                          COL_ALLOC};
+static const int drop_order[NCOLS - 2] = {COL_RATE, COL_AGE, COL_OBJECTS, COL_SIGMA, COL_GROWTH,
+                                          COL_HEAP, COL_ALLOC};
+
+/* An estimated count: "812", "12.3 k", "4.10 M". */
+static void count_text(double n, char *out, size_t len) {
+    if (n < 9999.5) snprintf(out, len, "%.0f", n);
+    else if (n < 999.5e3) snprintf(out, len, n < 99.95e3 ? "%.1f k" : "%.0f k", n / 1e3);
+    else snprintf(out, len, n < 9.995e6 ? "%.2f M" : n < 99.95e6 ? "%.1f M" : "%.0f M", n / 1e6);
+}
 
 typedef struct {
     char cell[NCOLS][24];
 } row_cells;
 
+/* rank 0: an unranked row (the unattributed rest of a class histogram), "-". */
 static void fill_cells(const report_ctx *c, const site_row *r, unsigned rank, row_cells *out) {
     const hs_report_facts *f = c->facts;
     double seconds = (double)c->p->duration_nanos / 1e9;
-    snprintf(out->cell[COL_RANK], sizeof out->cell[0], "%u", rank);
+    if (rank) snprintf(out->cell[COL_RANK], sizeof out->cell[0], "%u", rank);
+    else snprintf(out->cell[COL_RANK], sizeof out->cell[0], "-");
+    if (r->pseudo) snprintf(out->cell[COL_OBJECTS], sizeof out->cell[0], "-");
+    else count_text(f->live ? r->inuse_objects : r->alloc_objects, out->cell[COL_OBJECTS],
+                    sizeof out->cell[0]);
     hs_report_size(r->inuse, out->cell[COL_INUSE], sizeof out->cell[0]);
     char sigma[20];
     hs_report_size(sqrt(r->inuse_var), sigma, sizeof sigma);
@@ -315,25 +319,36 @@ static size_t fixed_width(const layout *l) {
     return w;
 }
 
-static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *rows,
+static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *const *rows,
                         uint32_t n, unsigned width, layout *l) {
+    /* The site column asks for its widest site up to SITE_MIN_WIDTH, and more where a site
+     * needs it to keep its line number and class whole (site_cut.h), up to SITE_MAX_NEED:
+     * columns are dropped for that before a site's line or class is cut. */
     size_t site_need = 0;
     for (uint32_t r = 0; r < n; r++) {
-        size_t w = display_width(rows[r].key);
-        if (w > site_need) site_need = w;
+        size_t w = hs_display_width(rows[r]->key);
+        size_t keep = hs_site_min_width(rows[r]->key);
+        size_t need = w < SITE_MIN_WIDTH ? w : keep > SITE_MIN_WIDTH ? keep : SITE_MIN_WIDTH;
+        if (need > site_need) site_need = need;
     }
-    if (site_need > SITE_MIN_WIDTH) site_need = SITE_MIN_WIDTH;
+    if (site_need > SITE_MAX_NEED) site_need = SITE_MAX_NEED;
     for (int i = 0; i < NCOLS; i++) {
         l->shown[i] = true;
-        l->width[i] = display_width(titles[i]);
+        l->width[i] = hs_display_width(titles[i]);
         for (uint32_t r = 0; r < n; r++) {
-            size_t w = display_width(cells[r].cell[i]);
+            size_t w = hs_display_width(cells[r].cell[i]);
             if (w > l->width[i]) l->width[i] = w;
         }
     }
     if (!c->facts->live) /* no in-use values: no in-use columns */
         l->shown[COL_INUSE] = l->shown[COL_SIGMA] = l->shown[COL_HEAP] = l->shown[COL_AGE] =
             l->shown[COL_GROWTH] = false;
+    l->shown[COL_OBJECTS] = c->by_class;     /* a class histogram counts objects */
+    if (c->by_class) l->shown[COL_GROWTH] = false; /* growth is judged per site */
+    if (width == HS_REPORT_WIDTH_UNLIMITED) { /* a file, a pipe: every column, nothing cut */
+        l->site_width = 0;
+        return;
+    }
     for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0] &&
                        fixed_width(l) + site_need > width; d++)
         l->shown[drop_order[d]] = false;
@@ -347,28 +362,28 @@ static void append_row(hs_text *out, const layout *l, const char *const *cells, 
         append_padded(out, cells[i], l->width[i], true);
         hs_text_puts(out, "  ");
     }
-    append_cut(out, site, l->site_width);
+    hs_site_cut(out, site, l->site_width);
     hs_text_puts(out, "\n");
 }
 
 static void append_stack(hs_text *out, const report_ctx *c, const site_row *r, size_t width) {
     const hs_sample *s = r->stack;
     char line[1200];
+    static const char at[] = "      at ";
+    size_t frame_width = width == 0 ? 0 : width > sizeof at ? width - (sizeof at - 1) : 1;
     for (uint32_t i = 1; i < s->depth; i++) {
         const hs_location *loc = &c->p->locations[s->locations[i]];
         if (loc->line > 0)
-            snprintf(line, sizeof line, "      at %s:%lld", function_name(c->p, s->locations[i]),
+            snprintf(line, sizeof line, "%s:%lld", function_name(c->p, s->locations[i]),
                      (long long)loc->line);
         else
-            snprintf(line, sizeof line, "      at %s", function_name(c->p, s->locations[i]));
-        append_cut(out, line, width);
+            snprintf(line, sizeof line, "%s", function_name(c->p, s->locations[i]));
+        hs_text_puts(out, at);
+        hs_site_cut(out, line, frame_width);
         hs_text_puts(out, "\n");
     }
-    if (r->nstacks > 1) {
-        snprintf(line, sizeof line, "      (the largest of %u stacks of this site)", r->nstacks);
-        append_cut(out, line, width);
-        hs_text_puts(out, "\n");
-    }
+    if (r->nstacks > 1)
+        hs_text_printf(out, "      (the largest of %u stacks of this site)\n", r->nstacks);
 }
 
 /* --- the header --------------------------------------------------------------------- */
@@ -382,7 +397,8 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     struct tm tm;
     if (!gmtime_r(&now, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
         snprintf(when, sizeof when, "?");
-    snprintf(line, sizeof line, "heapsampler %s: sites by %s, at %s", HEAPSAMPLER_VERSION,
+    snprintf(line, sizeof line, "heapsampler %s: %s by %s, at %s", HEAPSAMPLER_VERSION,
+             c->by_class ? "allocated classes" : "sites",
              by == HS_RANK_ALLOC ? "allocated bytes"
                       : by == HS_RANK_GROWTH ? "growth (growing sites first, then in-use bytes)"
                                              : "in-use bytes", when);
@@ -397,6 +413,10 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     } else if (f->live) {
         snprintf(line, sizeof line, "heap: no GC seen yet, so nothing is known to be in use (%s)",
                  f->gc_name ? f->gc_name : "GC ?");
+    } else if (f->stopped) {
+        snprintf(line, sizeof line, "sampling is stopped (heapsampler stop): nothing is tracked, "
+                                    "so no site shows bytes in use, and allocated is what was "
+                                    "sampled before the stop; heapsampler start turns it on again");
     } else {
         snprintf(line, sizeof line, "heap: live tracking is off (live=false): allocation only");
     }
@@ -425,9 +445,15 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     else if (f->live)
         snprintf(line, sizeof line, "growth: no site's in-use bytes grew by more than 4 standard "
                                     "errors over the last GCs");
-    if (f->live) append_wrapped(out, line, width);
-    append_wrapped(out, "site: the first frame outside the JDK " ARROW " the allocated class; "
-                        "sizes in KiB, MiB, GiB (powers of 1024)", width);
+    if (f->live && !c->by_class) append_wrapped(out, line, width); /* growth is per site */
+    if (c->by_class)
+        append_wrapped(out, "class: every site allocating it together (like GC.class_histogram, "
+                            "but of the sampled allocations); objects: estimated count; the last "
+                            "row is the heap the samples do not explain; sizes in KiB, MiB, GiB "
+                            "(powers of 1024)", width);
+    else
+        append_wrapped(out, "site: the first frame outside the JDK " ARROW " the allocated "
+                            "class; sizes in KiB, MiB, GiB (powers of 1024)", width);
 }
 
 /* --- the whole ---------------------------------------------------------------------- */
@@ -452,8 +478,8 @@ static void append_footer(hs_text *out, const report_ctx *c, const site_row *row
     char a[32], b[32], line[512];
     hs_report_size(c->facts->live ? inuse : alloc, a, sizeof a);
     hs_report_size(c->facts->live ? total_inuse : total_alloc, b, sizeof b);
-    snprintf(line, sizeof line, "%u of %u sites shown: %s of %s %s", shown, sites, a, b,
-             c->facts->live ? "in use" : "allocated");
+    snprintf(line, sizeof line, "%u of %u %s shown: %s of %s %s", shown, sites,
+             c->by_class ? "classes" : "sites", a, b, c->facts->live ? "in use" : "allocated");
     append_wrapped(out, line, width);
     if (pseudo > 0) {
         hs_report_size(pseudo, a, sizeof a);
@@ -468,33 +494,135 @@ static int write_table(hs_text *out, const report_ctx *c, site_row *rows, uint32
     uint32_t ranked = 0;
     while (ranked < n && !rows[ranked].pseudo) ranked++;
     uint32_t shown = ranked < o->rows ? ranked : o->rows;
-    row_cells *cells = calloc(shown + 1, sizeof *cells);
-    if (!cells) return -1;
-    for (uint32_t i = 0; i < shown; i++) fill_cells(c, &rows[i], i + 1, &cells[i]);
+    /* a class histogram ends with the rest (the heap the samples do not explain), unranked */
+    uint32_t rest = c->by_class ? n - ranked : 0;
+    row_cells *cells = calloc(shown + rest + 1, sizeof *cells);
+    const site_row **list = calloc(shown + rest + 1, sizeof *list);
+    if (!cells || !list) {
+        free(cells);
+        free(list);
+        return -1;
+    }
+    for (uint32_t i = 0; i < shown + rest; i++) {
+        list[i] = i < shown ? &rows[i] : &rows[ranked + i - shown];
+        fill_cells(c, list[i], i < shown ? i + 1 : 0, &cells[i]);
+    }
     layout l;
-    plan_layout(c, cells, rows, shown, o->width, &l);
+    plan_layout(c, cells, list, shown + rest, o->width, &l);
     hs_text_puts(out, "\n");
-    append_row(out, &l, titles, "site");
-    for (uint32_t i = 0; i < shown; i++) {
+    append_row(out, &l, titles, c->by_class ? "class" : "site");
+    for (uint32_t i = 0; i < shown + rest; i++) {
+        const site_row *r = list[i];
         const char *ptrs[NCOLS];
         for (int k = 0; k < NCOLS; k++) ptrs[k] = cells[i].cell[k];
-        append_row(out, &l, ptrs, rows[i].key);
-        if (o->stacks) append_stack(out, c, &rows[i], o->width);
+        append_row(out, &l, ptrs, r->key);
+        if (o->stacks && !c->by_class && i < shown) append_stack(out, c, r, o->width);
     }
     free(cells);
+    free(list);
     hs_text_puts(out, "\n");
     append_footer(out, c, rows, n, shown, o->width);
     return 0;
 }
 
+/* --- the same as JSON (json=true; the schema is in heapsampler(1)) ------------------- */
+
+static void json_row(hs_json *w, const report_ctx *c, const site_row *r, unsigned rank) {
+    const hs_report_facts *f = c->facts;
+    double seconds = (double)c->p->duration_nanos / 1e9;
+    hs_json_object(w, NULL);
+    if (rank) hs_json_int(w, "rank", rank);
+    else hs_json_null(w, "rank");
+    hs_json_str(w, "name", r->key);
+    hs_json_bool(w, "attributed", !r->pseudo);
+    if (f->live) {
+        hs_json_num(w, "inuse_bytes", r->inuse);
+        hs_json_num(w, "inuse_stderr_bytes", sqrt(r->inuse_var));
+        hs_json_num(w, "inuse_objects", r->inuse_objects);
+        if (f->heap_known && f->heap_used > 0) hs_json_num(w, "heap_fraction", r->inuse / (double)f->heap_used);
+        else hs_json_null(w, "heap_fraction");
+        if (r->aged_bytes > 0) hs_json_num(w, "age_seconds", r->age_weighted / r->aged_bytes);
+        else hs_json_null(w, "age_seconds");
+    }
+    hs_json_num(w, "alloc_bytes", r->alloc);
+    hs_json_num(w, "alloc_objects", r->alloc_objects);
+    hs_json_num(w, "alloc_bytes_per_second", seconds > 0 ? r->alloc / seconds : 0);
+    if (r->suspect) hs_json_num(w, "growth_bytes", r->suspect->growth_bytes);
+    else hs_json_null(w, "growth_bytes");
+    hs_json_end(w);
+}
+
+static void json_facts(hs_json *w, const report_ctx *c, const hs_report_options *o,
+                       hs_report_rank by) {
+    const hs_report_facts *f = c->facts;
+    hs_json_str(w, "version", HEAPSAMPLER_VERSION);
+    hs_json_num(w, "time_seconds", (double)f->now_nanos / 1e9);
+    hs_json_str(w, "rows_are", c->by_class ? "classes" : "sites");
+    hs_json_str(w, "ranked_by", hs_report_rank_name(by));
+    hs_json_str(w, "sampling", f->stopped ? "stopped" : "running");
+    hs_json_bool(w, "live", f->live);
+    hs_json_object(w, "heap");
+    if (f->heap_known && f->last_gc_nanos > 0) hs_json_num(w, "used_bytes", (double)f->heap_used);
+    else hs_json_null(w, "used_bytes");
+    if (f->last_gc_nanos > 0) hs_json_num(w, "last_gc_seconds_ago", (double)(f->now_nanos - f->last_gc_nanos) / 1e9);
+    else hs_json_null(w, "last_gc_seconds_ago");
+    hs_json_int(w, "gcs", f->gc_count);
+    hs_json_str(w, "collector", f->gc_name);
+    hs_json_str(w, "source", f->heap_source);
+    hs_json_end(w);
+    hs_json_num(w, "duration_seconds", (double)c->p->duration_nanos / 1e9);
+    hs_json_int(w, "interval_bytes", f->interval);
+    hs_json_int(w, "interval_now_bytes", f->interval_now);
+    hs_json_str(w, "rate_cap", f->rate_cap ? f->rate_cap : "off");
+    (void)o;
+}
+
+static int write_json(hs_text *out, const report_ctx *c, site_row *rows, uint32_t n,
+                      const hs_report_options *o, hs_report_rank by) {
+    hs_json w;
+    hs_json_begin(&w, out);
+    hs_json_object(&w, NULL);
+    json_facts(&w, c, o, by);
+    uint32_t ranked = 0;
+    while (ranked < n && !rows[ranked].pseudo) ranked++;
+    uint32_t shown = ranked < o->rows ? ranked : o->rows;
+    double inuse = 0, alloc = 0, unattributed = 0;
+    hs_json_array(&w, "rows");
+    for (uint32_t i = 0; i < shown; i++) json_row(&w, c, &rows[i], i + 1);
+    for (uint32_t i = ranked; i < n; i++) json_row(&w, c, &rows[i], 0); /* the unattributed */
+    hs_json_end(&w);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rows[i].pseudo) unattributed += rows[i].inuse;
+        else inuse += rows[i].inuse;
+        alloc += rows[i].alloc;
+    }
+    hs_json_int(&w, "rows_shown", shown);
+    hs_json_int(&w, "rows_total", ranked);
+    if (c->facts->live) {
+        hs_json_num(&w, "inuse_bytes_attributed", inuse);
+        hs_json_num(&w, "inuse_bytes_unattributed", unattributed);
+    }
+    hs_json_num(&w, "alloc_bytes", alloc);
+    hs_json_end(&w);
+    hs_text_puts(out, "\n");
+    return 0;
+}
+
 int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
                     const hs_report_options *opts, hs_text *out) {
+    hs_report_facts shown = *facts;
+    if (shown.stopped) shown.live = false; /* the tracked objects were released: no in-use */
+    facts = &shown;
     report_ctx c = {.p = p, .facts = facts,
                     .alloc_space = hs_profile_sample_type_index(p, "alloc_space"),
-                    .inuse_space = hs_profile_sample_type_index(p, "inuse_space")};
+                    .inuse_space = hs_profile_sample_type_index(p, "inuse_space"),
+                    .alloc_objects = hs_profile_sample_type_index(p, "alloc_objects"),
+                    .inuse_objects = hs_profile_sample_type_index(p, "inuse_objects"),
+                    .by_class = opts->by_class};
     hs_report_rank by = opts->by;
     if (!facts->live && by != HS_RANK_ALLOC) by = HS_RANK_ALLOC; /* nothing else to rank by */
-    append_header(out, &c, opts, by);
+    if (!opts->json) append_header(out, &c, opts, by);
+    if (p->nsamples == 0 && opts->json) return write_json(out, &c, NULL, 0, opts, by);
     if (p->nsamples == 0) {
         hs_text_puts(out, "\nno samples yet: nothing allocated since the agent started has been "
                           "sampled\n");
@@ -505,7 +633,7 @@ int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
     bool ok = keyed && rows;
     for (uint32_t i = 0; ok && i < p->nsamples; i++) {
         char key[KEY_MAX];
-        sample_key(p, &p->samples[i], key, sizeof key);
+        sample_key(p, &p->samples[i], opts->by_class, key, sizeof key);
         keyed[i].sample = &p->samples[i];
         ok = (keyed[i].key = strdup(key)) != NULL;
     }
@@ -514,7 +642,7 @@ int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
         qsort(keyed, p->nsamples, sizeof *keyed, compare_keys);
         uint32_t n = build_rows(&c, keyed, rows);
         qsort_r(rows, n, sizeof *rows, compare_rows, &by);
-        rc = write_table(out, &c, rows, n, opts);
+        rc = opts->json ? write_json(out, &c, rows, n, opts, by) : write_table(out, &c, rows, n, opts);
     }
     for (uint32_t i = 0; keyed && i < p->nsamples; i++) free(keyed[i].key);
     free(keyed);
@@ -530,20 +658,61 @@ static const char *sample_label(const hs_sample *s, const char *key) {
     return s->label_key && strcmp(s->label_key, key) == 0 ? s->label_value : NULL;
 }
 
-static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s,
-                         uint32_t inuse_space) {
-    hs_text_puts(out, "  path:\n");
+/* Whether two chains read the same, frame by frame. */
+static bool same_chain(const hs_profile *p, const hs_sample *a, const hs_sample *b) {
+    if (a->depth != b->depth) return false;
+    for (uint32_t i = 0; i < a->depth; i++)
+        if (a->locations[i] != b->locations[i] &&
+            strcmp(function_name(p, a->locations[i]), function_name(p, b->locations[i])) != 0)
+            return false;
+    return true;
+}
+
+/* One chain, root first, for `count` objects whose chains read the same (folded), holding
+ * `bytes` in use between them. */
+static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s, uint32_t count,
+                         double bytes, bool has_bytes) {
+    if (count > 1) hs_text_printf(out, "  path (the same for %u objects):\n", count);
+    else hs_text_puts(out, "  path:\n");
     uint32_t level = 0;
     for (uint32_t i = s->depth; i-- > 0; level++) { /* root first */
         hs_text_repeat(out, ' ', 4 + 2 * (level < PATH_INDENT_MAX ? level : PATH_INDENT_MAX));
         hs_text_puts(out, function_name(p, s->locations[i]));
-        if (i == 0 && inuse_space < p->nsample_types) {
+        if (i == 0 && has_bytes) {
             char size[32];
-            hs_report_size((double)s->values[inuse_space], size, sizeof size);
-            hs_text_printf(out, "   (the object; stands for %s in use)", size);
+            hs_report_size(bytes, size, sizeof size);
+            hs_text_printf(out, count > 1 ? "   (the objects; they stand for %s in use)"
+                                          : "   (the object; stands for %s in use)", size);
         }
         hs_text_puts(out, "\n");
     }
+}
+
+/* The chains of the samples `in` selects, identical ones folded into one with a count. */
+static void append_chains(hs_text *out, const hs_profile *paths, uint32_t inuse_space,
+                          bool (*in)(const hs_profile *, const hs_sample *, const void *),
+                          const void *arg) {
+    bool *done = calloc(paths->nsamples ? paths->nsamples : 1, sizeof *done);
+    if (!done) {
+        out->failed = 1;
+        return;
+    }
+    bool has_bytes = inuse_space < paths->nsample_types;
+    for (uint32_t i = 0; i < paths->nsamples; i++) {
+        const hs_sample *s = &paths->samples[i];
+        if (done[i] || !in(paths, s, arg)) continue;
+        uint32_t count = 0;
+        double bytes = 0;
+        for (uint32_t j = i; j < paths->nsamples; j++) {
+            const hs_sample *t = &paths->samples[j];
+            if (done[j] || !in(paths, t, arg) || !same_chain(paths, s, t)) continue;
+            done[j] = true;
+            count++;
+            if (has_bytes) bytes += (double)t->values[inuse_space];
+        }
+        append_chain(out, paths, s, count, bytes, has_bytes);
+    }
+    free(done);
 }
 
 /* The "site N: ..." comment of a site, or NULL. */
@@ -553,6 +722,18 @@ static const char *site_comment(const hs_profile *p, const char *site) {
     for (uint32_t i = 0; i < p->ncomments; i++)
         if (strncmp(p->comments[i], prefix, (size_t)n) == 0) return p->comments[i];
     return NULL;
+}
+
+static bool of_site(const hs_profile *p, const hs_sample *s, const void *site) {
+    (void)p;
+    const char *label = sample_label(s, "site");
+    return label && strcmp(label, site) == 0;
+}
+
+static bool of_no_listed_site(const hs_profile *p, const hs_sample *s, const void *unused) {
+    (void)unused;
+    const char *label = sample_label(s, "site");
+    return !label || !site_comment(p, label);
 }
 
 int hs_report_paths(const hs_profile *paths, hs_text *out) {
@@ -568,19 +749,14 @@ int hs_report_paths(const hs_profile *paths, hs_text *out) {
         snprintf(site, sizeof site, "%.*s", (int)strcspn(comment + 5, ":"), comment + 5);
         if (site_comment(paths, site) != comment) continue; /* a repeated number */
         hs_text_printf(out, "\n%s\n", comment);
-        for (uint32_t i = 0; i < paths->nsamples; i++) {
-            const char *label = sample_label(&paths->samples[i], "site");
-            if (label && strcmp(label, site) == 0)
-                append_chain(out, paths, &paths->samples[i], inuse_space);
-        }
+        append_chains(out, paths, inuse_space, of_site, site);
     }
-    bool first = true;
-    for (uint32_t i = 0; i < paths->nsamples; i++) {
-        const char *label = sample_label(&paths->samples[i], "site");
-        if (label && site_comment(paths, label)) continue;
-        if (first) hs_text_puts(out, "\nchains of no listed site:\n");
-        first = false;
-        append_chain(out, paths, &paths->samples[i], inuse_space);
+    bool any = false;
+    for (uint32_t i = 0; i < paths->nsamples && !any; i++)
+        any = of_no_listed_site(paths, &paths->samples[i], NULL);
+    if (any) {
+        hs_text_puts(out, "\nchains of no listed site:\n");
+        append_chains(out, paths, inuse_space, of_no_listed_site, NULL);
     }
     if (paths->nsamples == 0) hs_text_puts(out, "\nno path was found to any tracked object\n");
     return out->failed ? -1 : 0;

@@ -120,6 +120,40 @@ public final class Cli {
         if (!isRoot()) throw new jtreg.SkippedException("skipped: " + what + " needs root");
     }
 
+    /** What a test does as a user made for it: asUser is the prefix that runs a command as that user. */
+    public interface TestUserBody {
+        void run(List<String> asUser, String uid) throws Exception;
+    }
+
+    /**
+     * Makes a system user (name: prefix + this pid; no home, no shell), runs body with the
+     * setpriv prefix that becomes it (its uid and gid, no supplementary group), then removes
+     * the user and the perf data directory its JVMs left in /tmp. Root only: a jtreg skip
+     * otherwise, and without setpriv or useradd.
+     */
+    public static void asTestUser(String prefix, TestUserBody body) throws Exception {
+        requireRoot("running a JVM as a user made for the test");
+        Path setpriv = requireTool("setpriv");
+        requireTool("useradd");
+        String user = prefix + ProcessHandle.current().pid();
+        system("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+                "--shell", "/usr/sbin/nologin", user);
+        try {
+            String uid = system("id", "-u", user).trim();
+            String gid = system("id", "-g", user).trim();
+            body.run(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--clear-groups"), uid);
+        } finally {
+            system("userdel", user);
+            Path perf = Paths.get("/tmp/hsperfdata_" + user); // HotSpot's, not the command's
+            if (Files.isDirectory(perf)) {
+                try (Stream<Path> files = Files.list(perf)) {
+                    for (Path f : files.collect(Collectors.toList())) Files.delete(f);
+                }
+                Files.delete(perf);
+            }
+        }
+    }
+
     /** A system tool (jtreg gives tests a short PATH), or a jtreg skip naming it. */
     public static Path requireTool(String name) {
         return findTool(name).orElseThrow(() -> new jtreg.SkippedException(
@@ -138,6 +172,24 @@ public final class Cli {
         Result r = runCommand(full, Duration.ofSeconds(30));
         if (r.exitCode != 0) throw new AssertionError("failed: " + String.join(" ", full) + "\n" + r.describe());
         return r.stdout;
+    }
+
+    /**
+     * Parses json strictly with Python's own parser (python3's json module, NaN and Infinity
+     * refused: JSON has neither) and prints the Python expression over it, `d` being the
+     * parsed value: jsonQuery(text, "d['rows'][0]['name']"). A jtreg skip without python3.
+     */
+    public static String jsonQuery(String json, String expression) throws IOException, InterruptedException {
+        Path python = requireTool("python3");
+        Path file = AgentRunner.newRunDirectory("json").resolve("answer.json");
+        Files.writeString(file, json);
+        String program = "import json,sys\n"
+                + "def bad(c): raise ValueError('not JSON: ' + c)\n"
+                + "d = json.load(open(sys.argv[1], encoding='utf-8'), parse_constant=bad)\n"
+                + "print(" + expression + ")\n";
+        Result r = runCommand(List.of(python.toString(), "-c", program, file.toString()), Duration.ofSeconds(30));
+        if (r.exitCode != 0) throw new AssertionError("not strict JSON, or " + expression + " failed:\n" + r.describe());
+        return r.stdout.trim();
     }
 
     /** What one run of a command did. The assert methods return this, so they chain. */
@@ -300,6 +352,11 @@ public final class Cli {
                         + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
             }
             command.addAll(jvmFlags);
+            if (jvmFlags.stream().noneMatch(f -> f.startsWith("-Djava.io.tmpdir="))) {
+                // an agent loaded by attach without file= writes its profiles into the JVM's
+                // temp directory: the test's own, not the machine's /tmp
+                command.add("-Djava.io.tmpdir=" + dir);
+            }
             command.add("-cp");
             command.add(classPath);
             command.add(mainClass);
