@@ -4,12 +4,12 @@
  *          directory root-owned (not writable by it, as Debian's tomcat10 in /var/lib/tomcat10),
  *          its java.io.tmpdir its own. Root's heapsampler load works (no exit file into the
  *          working directory: the answer says the exit profile goes to the temp directory),
- *          then top, profile -d -o x.html, top --by class, top --json. A command that times out
- *          while the JVM is stopped (kill -STOP) adds nothing to the JVM's stdout or stderr
- *          once it is resumed, and status counts it as late. At exit the profile is in the temp
+ *          then top, profile -d -o x.html, top --by class, top --json. A command that gives up
+ *          because the JVM was stopped (kill -STOP) after its request was sent adds nothing to
+ *          the JVM's stdout or stderr once it is resumed, and status counts it as late. At exit the profile is in the temp
  *          directory. Root only (skipped otherwise); the user is removed after
  * @library /lib
- * @build CliTarget
+ * @build CliTarget Hostile
  * @run driver CliServiceTest
  */
 import heapsampler.Cli;
@@ -68,14 +68,18 @@ public class CliServiceTest {
     }
 
     /**
-     * kill -STOP, a command that times out, kill -CONT: the JVM then reads the command, finds
-     * its reply file gone, runs nothing and prints nothing; status counts it.
+     * A command paused after making its files (before it connects), kill -STOP, the command
+     * resumed: it sends its request to the stopped JVM, sees it stopped and gives up, removing
+     * its reply file (a JVM stopped before the command starts is refused before anything is
+     * sent, so this is how a request comes to arrive late). kill -CONT: the JVM then reads
+     * the command, finds its reply file gone, runs nothing and prints nothing; status counts it.
      */
     static void lateCommand(Cli.Target t) throws Exception {
         String pid = t.pidString();
+        Hostile.Paused paused = Hostile.pause("attach", "top", pid, "--timeout", "10s");
         Cli.system("kill", "-STOP", pid);
         try {
-            Cli.run("top", pid, "--timeout", "1s").assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10));
+            paused.resume().finish().assertFailure(Cli.EXIT_TIMEOUT, Duration.ofSeconds(10), "is stopped");
         } finally {
             Cli.system("kill", "-CONT", pid);
         }
