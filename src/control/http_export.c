@@ -13,6 +13,7 @@
 #include "control.h"
 #include "dumps.h"
 #include "http_server.h"
+#include "legacy_heap.h"
 #include "live_tracker.h"
 #include "log.h"
 #include "pprof_routes.h"
@@ -67,11 +68,11 @@ static void release(void *ctx, void *p) {
     free(b);
 }
 
-/* How a served profile is encoded: a format of the option table, or the text report. */
+/* How a served profile is encoded: a format of the option table, Go's legacy text, or the
+ * text report. */
 typedef struct {
     hs_agent *agent;
     hs_export_format format;
-    bool by_alloc;         /* the text of ?debug=1 on allocs: ranked by allocated bytes */
     hs_snapshot_live live; /* the snapshot fills it before the encoder runs (the report) */
 } encoding;
 
@@ -81,14 +82,9 @@ static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
         return hs_profile_encode_format(e->format == HS_EXPORT_HTML ? HS_FORMAT_HTML
                                                                     : HS_FORMAT_PPROF,
                                         e->agent->opts.collapsed, p, out, len);
+    if (e->format == HS_EXPORT_LEGACY) return hs_legacy_heap_encode(p, out, len);
     hs_report_options o;
     hs_report_options_defaults(&o);
-    if (e->format == HS_EXPORT_TEXT_ALL) { /* ?debug=1: every site, as Go lists every stack */
-        o.rows = HS_REPORT_ROWS_MAX;
-        o.stacks = true;
-        o.by = e->by_alloc ? HS_RANK_ALLOC : HS_RANK_INUSE;
-        o.width = 160; /* read in a browser or a file: room for the site names */
-    }
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
         hs_text_free(&text);
@@ -142,8 +138,7 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
         return -1;
     encoding *e = calloc(1, sizeof *e); /* the live facts are large for the thread's stack */
     if (!e) return -1;
-    *e = (encoding){.agent = agent, .format = what->format,
-                    .by_alloc = strcmp(what->default_type, "alloc_space") == 0};
+    *e = (encoding){.agent = agent, .format = what->format};
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .default_type = what->default_type,
                                .live_out = &e->live,
                                .what = served_what(what)};
