@@ -46,8 +46,10 @@ typedef struct {
     atomic_int_fast64_t abort_at_ms;        /* requests give up once the clock passes it */
     _Atomic uint64_t windows, build_failures, shaped_folded, shaped_truncated;
     bool failing;                           /* the last attempt failed (log on change) */
-    char logged[160];                       /* the last error logged ("": none) */
-    unsigned repeats;                       /* attempts since that met the same error */
+    struct {                                /* per verdict: the last failure logged, and */
+        char detail[160];                   /* how often it came again since ("": none) */
+        unsigned repeats;
+    } logged[HS_PUSH_UNANSWERED + 1];
     bool stuck;                             /* the thread did not stop in time */
 } push_state;
 
@@ -204,24 +206,45 @@ static bool should_abort(void *ctx) {
     return mono_ms() >= atomic_load(&P.abort_at_ms);
 }
 
-/* The repeats of the last error logged, said once they end (another error, a recovery,
- * the exit). */
-static void flush_repeats(void) {
-    if (P.repeats)
-        hs_warn("push: the error above happened %u more times (logged once)", P.repeats);
-    P.repeats = 0;
+/* Whether two errors are the same but for their numbers ("timed out after 2001 ms"). */
+static bool same_failure(const char *a, const char *b) {
+    while (*a && *b) {
+        bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+        if (da != db) return false;
+        if (da) {
+            a += strspn(a, "0123456789");
+            b += strspn(b, "0123456789");
+        } else if (*a++ != *b++) {
+            return false;
+        }
+    }
+    return *a == *b;
 }
 
-/* A failed attempt's line, unless it repeats the last one logged (then it is counted). */
-static void log_failure(const char *detail, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The count of a failure's repeats since it was logged, said once (then cleared). */
+static void flush_repeats(hs_push_verdict v) {
+    if (P.logged[v].repeats)
+        hs_warn("push: the same failure again %u times (logged once): %s", P.logged[v].repeats,
+                P.logged[v].detail);
+    P.logged[v].repeats = 0;
+}
 
-static void log_failure(const char *detail, const char *fmt, ...) {
-    if (P.logged[0] && strcmp(P.logged, detail) == 0) {
-        P.repeats++;
+static void flush_all_repeats(void) {
+    for (int v = 0; v <= HS_PUSH_UNANSWERED; v++) flush_repeats((hs_push_verdict)v);
+}
+
+/* A failed attempt's line, unless it is the failure last logged for this verdict again
+ * (numbers aside): then it is only counted. */
+static void log_failure(hs_push_verdict v, const char *detail, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void log_failure(hs_push_verdict v, const char *detail, const char *fmt, ...) {
+    if (P.logged[v].detail[0] && same_failure(P.logged[v].detail, detail)) {
+        P.logged[v].repeats++;
         return;
     }
-    flush_repeats();
-    snprintf(P.logged, sizeof P.logged, "%s", detail);
+    flush_repeats(v);
+    snprintf(P.logged[v].detail, sizeof P.logged[v].detail, "%s", detail);
     char line[512];
     va_list ap;
     va_start(ap, fmt);
@@ -230,35 +253,36 @@ static void log_failure(const char *detail, const char *fmt, ...) {
     hs_warn("%s", line);
 }
 
-/* Logs what an attempt changed: each failure (an error repeating the last one logged is
- * only counted), and a recovery after failures. */
+/* Logs what an attempt changed: each failure (one that is the last one logged for its
+ * verdict again is only counted), and a recovery after failures, after which a failure
+ * to connect or answer is news again. */
 static void log_attempt(const hs_push_profile *p, hs_push_verdict v, const hs_push_outcome *o) {
     const char *url = P.agent->opts.push_url;
     long long from = (long long)p->from, until = (long long)p->until;
     switch (v) {
     case HS_PUSH_SENT:
         if (!P.failing) break;
-        flush_repeats();
-        P.logged[0] = '\0';
+        flush_all_repeats();
+        P.logged[HS_PUSH_RETRY].detail[0] = P.logged[HS_PUSH_RESEND].detail[0] = '\0';
         hs_warn("push: %s answers again", url);
         break;
     case HS_PUSH_REJECTED:
-        log_failure(o->detail, "push: %s refused the profile of %lld-%lld ns (%s): dropped, it "
-                    "would not succeed", url, from, until, o->detail);
+        log_failure(v, o->detail, "push: %s refused the profile of %lld-%lld ns (%s): dropped, "
+                    "it would not succeed", url, from, until, o->detail);
         break;
     case HS_PUSH_UNANSWERED:
-        log_failure(o->detail, "push: %s did not answer the profile of %lld-%lld ns, sent "
+        log_failure(v, o->detail, "push: %s did not answer the profile of %lld-%lld ns, sent "
                     "whole twice (%s): dropped; the receiver may hold it", url, from, until,
                     o->detail);
         break;
     case HS_PUSH_RESEND:
-        log_failure(o->detail, "push: %s: %s after the whole profile was sent: it is sent "
+        log_failure(v, o->detail, "push: %s: %s after the whole profile was sent: it is sent "
                     "once more, the same window (from, until and body unchanged)", url,
                     o->detail);
         break;
     case HS_PUSH_RETRY:
-        log_failure(o->detail, "push: %s: %s; retrying with backoff (profiles queue meanwhile)",
-                    url, o->detail);
+        log_failure(v, o->detail, "push: %s: %s; retrying with backoff (profiles queue "
+                    "meanwhile)", url, o->detail);
         break;
     }
     if (v != HS_PUSH_REJECTED && v != HS_PUSH_UNANSWERED)
@@ -372,7 +396,7 @@ void hs_push_export_stop(hs_agent *agent) {
         return;
     }
     hs_push_sink_abandon(P.sink); /* the thread never ran: nothing was sent */
-    flush_repeats();
+    flush_all_repeats();
     char line[640];
     summary(line, sizeof line);
     hs_push_counters c = hs_push_sink_counters(P.sink);
