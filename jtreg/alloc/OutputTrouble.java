@@ -4,8 +4,9 @@
  *
  *   none         does nothing else
  *   delete-dir   deletes DIR (which must be empty): the agent's directory is gone at exit
- *   file-size-limit  lowers its own RLIMIT_FSIZE to 64 bytes (prlimit): the agent's write
- *                of the profile fails with EFBIG (HotSpot ignores SIGXFSZ); the temporary
+ *   file-size-limit  lowers its own RLIMIT_FSIZE to 1 KiB (prlimit): the agent's write
+ *                of the profile (a few KiB) fails with EFBIG (HotSpot ignores SIGXFSZ), the
+ *                lines on stdout and stderr still fit; the temporary
  *                names cannot be taken instead: they are random (src/output/file_output.c)
  *   dir-at-target  creates a directory at TARGET: the agent must not replace it
  *   fifo-at-target creates a FIFO at TARGET (mkfifo): the agent must not replace it
@@ -55,7 +56,7 @@ public class OutputTrouble {
         switch (action) {
             case "none" -> { }
             case "delete-dir" -> Files.delete(path);
-            case "file-size-limit" -> limitFileSize(64);
+            case "file-size-limit" -> limitFileSize(1024);
             case "dir-at-target" -> Files.createDirectory(path);
             case "fifo-at-target" -> mkfifo(path);
             case "read-only-dir" -> Files.setPosixFilePermissions(path,

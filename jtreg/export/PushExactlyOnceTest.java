@@ -51,11 +51,8 @@ public class PushExactlyOnceTest {
         receiver.mode(Mode.OK);
         int before = receiver.received().size();
         require(receiver.awaitReceived(before + 3, 30_000), "the windows after the silence");
-        Endpoint.jcmd(jvm.process.pid(), "status"); /* printed on the JVM's stdout */
-        Files.writeString(jvm.dir.resolve("stop"), "");
-        AgentRunner.Result r = jvm.finish();
-        String status = r.stdout.lines().filter(l -> l.startsWith("heapsampler: push: to ")).findFirst()
-                .orElseThrow(() -> new AssertionError("no push status line in:\n" + r.stdout));
+        AgentRunner.Result r = Endpoint.statusThenStop(jvm);
+        String status = Endpoint.pushStatusLine(r);
         r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE).assertStdoutContains("WORKLOAD DONE");
         require(receiver.violations().isEmpty(), "no rule broken: " + receiver.violations());
 

@@ -59,11 +59,8 @@ public class PushRedirectTest {
         awaitFaults(tls, Mode.REDIRECT_FILE, 2);
         tls.mode(Mode.OK);
         require(tls.awaitReceived(2, 20_000), "profiles arrive over https once it takes them");
-        Endpoint.jcmd(jvm.process.pid(), "status"); /* printed on the JVM's stdout */
-        Files.writeString(jvm.dir.resolve("stop"), "");
-        AgentRunner.Result r = jvm.finish();
-        String status = r.stdout.lines().filter(l -> l.startsWith("heapsampler: push: to ")).findFirst()
-                .orElseThrow(() -> new AssertionError("no push status line in:\n" + r.stdout));
+        AgentRunner.Result r = Endpoint.statusThenStop(jvm);
+        String status = Endpoint.pushStatusLine(r);
         r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE).assertStdoutContains("WORKLOAD DONE");
 
         require(downgrades >= 2, "the https ingester redirected at least two windows: " + downgrades);

@@ -249,13 +249,19 @@ static const char *finish_file(int dirfd, int fd, const char *tmp, const char *n
     return NULL;
 }
 
-int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+/* path's final name, or NULL (EINVAL) with "cannot VERB 'PATH': why" when it cannot be a
+ * file of ours. */
+static const char *file_name(const char *path, const char *verb, char *err, size_t errlen) {
     const char *name = name_of(path), *why = bad_name(name);
-    if (why) {
-        format_error(err, errlen, "cannot write '%s': %s", path, why);
-        errno = EINVAL;
-        return -1;
-    }
+    if (!why) return name;
+    format_error(err, errlen, "cannot %s '%s': %s", verb, path, why);
+    errno = EINVAL;
+    return NULL;
+}
+
+int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+    const char *name = file_name(path, "write", err, errlen);
+    if (!name) return -1;
     int owned = 0;
     int dirfd = open_directory(path, &owned);
     char *tmp = NULL;
@@ -288,12 +294,8 @@ int hs_write_file_atomic(const char *path, const void *data, size_t len, char *e
 }
 
 int hs_remove_file(const char *path, char *err, size_t errlen) {
-    const char *name = name_of(path), *why = bad_name(name);
-    if (why) {
-        format_error(err, errlen, "cannot delete '%s': %s", path, why);
-        errno = EINVAL;
-        return -1;
-    }
+    const char *name = file_name(path, "delete", err, errlen);
+    if (!name) return -1;
     int owned = 0;
     int dirfd = open_directory(path, &owned);
     int rc = dirfd < 0 ? -1 : unlinkat(dirfd, name, 0);

@@ -275,13 +275,8 @@ void hs_legacy_symbols_free(hs_legacy_symbols *s) {
 size_t hs_legacy_symbols_count(const hs_legacy_symbols *s) { return s ? s->n : 0; }
 
 static const symbol *lookup(const hs_legacy_symbols *s, uint64_t pc) {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->table[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < s->n && s->table[lo].pc == pc ? &s->table[lo] : NULL;
+    symbol key = {.pc = pc};
+    return bsearch(&key, s->table, s->n, sizeof *s->table, by_pc);
 }
 
 /* One word of the query: a number as Go's strconv.ParseUint(word, 0, 64) reads it
