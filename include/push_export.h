@@ -6,9 +6,10 @@
  * it (push_sink.h, bounded by count and by a share of memory=) and sends what is due with
  * the wire format (pyroscope_ingest.h) over the transport (push_transport.h, libcurl), each
  * request bounded by push_timeout=. No application thread ever sends or waits. Windows
- * tile time: each ends, to the nanosecond, where the next begins. Failures are logged once
- * each; an error repeating the last one logged is counted, and the count said when it
- * stops repeating (or at exit).
+ * tile time: each ends, to the nanosecond, where the next begins. Each failure is logged
+ * once: one that repeats, numbers aside, the last one logged for its kind (verdict) is
+ * only counted, and the count said when another failure of that kind, a recovery or the
+ * exit comes.
  *
  * Lifecycle (agent.c): hs_push_export_open at load, after the options (reads the
  * credentials file and loads libcurl: either failing fails the load); hs_push_export_start

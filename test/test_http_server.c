@@ -429,7 +429,8 @@ static void test_whole_request_read_at_accept(void) {
     atomic_store(&fx->fake.build_ms, 300);
     const char *whole = "GET /debug/pprof/allocs HTTP/1.1\r\n\r\n";
     int busy = connect_to(fx);
-    (void)!send(busy, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n", 36, MSG_NOSIGNAL);
+    const char *first = "GET /debug/pprof/heap HTTP/1.1\r\n\r\n";
+    (void)!send(busy, first, strlen(first), MSG_NOSIGNAL);
     usleep(100 * 1000); /* the server builds for 300 ms */
     int scraper = connect_to(fx);
     (void)!send(scraper, whole, strlen(whole), MSG_NOSIGNAL);
