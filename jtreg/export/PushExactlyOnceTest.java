@@ -31,15 +31,9 @@ public class PushExactlyOnceTest {
         Path dir = AgentRunner.newRunDirectory("receiver");
         try (PyroscopeReceiver receiver = new PyroscopeReceiver(dir, null, null)) {
             receiver.mode(Mode.TRICKLE_200);
-            AgentRunner.Running jvm = AgentRunner.withAgent("push=" + receiver.url()
+            Endpoint.checkWorkload(AgentRunner.withAgent("push=" + receiver.url()
                     + ",service=once,push_period=1s,push_timeout=2s,interval=64k,log=info")
-                    .label("push-once").jvmFlags("-XX:+EnableDynamicAgentLoading").start("HttpWorkload");
-            try {
-                run(jvm, receiver);
-            } catch (Throwable t) {
-                jvm.close();
-                throw t;
-            }
+                    .label("push-once"), jvm -> run(jvm, receiver));
         }
     }
 

@@ -35,16 +35,10 @@ public class PushRedirectTest {
              PyroscopeReceiver tls = PyroscopeReceiver.https(tlsSide, basic, null)) {
             tls.redirectTo(plain.url());
             tls.mode(Mode.REDIRECT);
-            AgentRunner.Running jvm = AgentRunner.withAgent("push=" + tls.url() + ",push_auth=@" + auth
+            Endpoint.checkWorkload(AgentRunner.withAgent("push=" + tls.url() + ",push_auth=@" + auth
                     + ",service=redir,push_period=1s,push_timeout=3s,log=info")
                     .env("HEAPSAMPLER_CA_BUNDLE", tls.certificatePem().toString())
-                    .label("push-redirect").jvmFlags("-XX:+EnableDynamicAgentLoading").start("HttpWorkload");
-            try {
-                run(jvm, plain, tls);
-            } catch (Throwable t) {
-                jvm.close();
-                throw t;
-            }
+                    .label("push-redirect"), jvm -> run(jvm, plain, tls));
         }
     }
 

@@ -35,16 +35,10 @@ public class PushTest {
         String basic = "Basic " + Base64.getEncoder().encodeToString((USER + ":" + SECRET)
                 .getBytes(StandardCharsets.UTF_8));
         try (PyroscopeReceiver receiver = new PyroscopeReceiver(dir, basic, "acme")) {
-            AgentRunner.Running jvm = AgentRunner.withAgent("push=" + receiver.url()
+            Endpoint.checkWorkload(AgentRunner.withAgent("push=" + receiver.url()
                     + ",service=shop,push_period=1s,push_labels=env=test;region=eu,"
                     + "push_tenant=acme,push_auth=@" + auth + ",interval=64k,log=info")
-                    .label("push").jvmFlags("-XX:+EnableDynamicAgentLoading").start("HttpWorkload");
-            try {
-                run(jvm, receiver);
-            } catch (Throwable t) {
-                jvm.close();
-                throw t;
-            }
+                    .label("push"), jvm -> run(jvm, receiver));
         }
     }
 
