@@ -230,7 +230,7 @@ public final class PyroscopeReceiver implements AutoCloseable {
     // ---- answering -----------------------------------------------------------------------
 
     private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
+        try { /* not try (ex): HttpExchange is AutoCloseable only since JDK 14, lib/ is Java 11 */
             attempts.incrementAndGet();
             byte[] body;
             try (InputStream in = ex.getRequestBody()) {
@@ -270,6 +270,8 @@ public final class PyroscopeReceiver implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (IOException gone) {
             // the client went away (a trickle cut short, a request it gave up on)
+        } finally {
+            ex.close();
         }
     }
 
