@@ -92,6 +92,10 @@ int hs_dumps_write_request(hs_agent *agent, JNIEnv *jni, const hs_dump_request *
 
 /* The on-demand profile in memory, built under the dumps lock (the `top` report): NULL on
  * failure (logged). Not counted as a dump. */
+/* hs_check_output_dir (file_output.h) under the dump lock: a command's file= directory is
+ * pinned while no dump writes or deletes. 0, or -1 with err. */
+int hs_dumps_check_dir(const char *path, char *err, size_t errlen);
+
 hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out);
 
 /* The dumps written and failed so far (status,json=true). */

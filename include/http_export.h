@@ -14,7 +14,9 @@
  * On a running agent (control.c): `start,http=[HOST:]PORT[,http_token=@FILE]` opens it
  * through hs_http_export_open_running (the same refusals as at startup fail the command,
  * the application runs on); `stop` closes it with hs_http_export_stop, and a later `start`
- * opens it again on the address of the options. */
+ * opens it again on the address of the options: with port 0, on the port it got first
+ * when that one is free (scrapers keep their target). The token file must be private to
+ * its owner (secret_file.h). */
 #ifndef HS_HTTP_EXPORT_H
 #define HS_HTTP_EXPORT_H
 
@@ -44,8 +46,9 @@ const char *hs_http_export_address(void);
 /* Stops serving and closes the socket (bounded wait). Safe when never opened. */
 void hs_http_export_stop(hs_agent *agent);
 
-/* One status line: "http: serving on ADDRESS[ (token required)], A answered, R refused,
- * T timed out" or "http: off". Returns the length needed (like snprintf). */
+/* One status line: "http: serving on ADDRESS[ (bearer token required)], A answered, R
+ * refused, T timed out, E evicted" or "http: off". Returns the length needed (like
+ * snprintf). */
 size_t hs_http_export_status(char *buf, size_t len);
 
 #endif

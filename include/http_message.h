@@ -1,11 +1,12 @@
 /* http_message.h: HTTP/1.1 messages as the agent's endpoint sees them: the request head
- * parser (request line, headers, limits), query parameters, the bearer-token check, and
- * the response head.
+ * parser (request line, headers, limits), query parameters, the Host check, the
+ * bearer-token check, and the response head.
  *
  * Pure C, no sockets and no JVM: the server (http_server.c) hands it the bytes received so
- * far; everything here is bounded by the limits below and unit-tested. A request is only
- * its head: the endpoint serves GET and HEAD, reads no body, and closes the connection
- * after each response. */
+ * far; everything here is bounded by the limits below and unit-tested. A header value
+ * holding a control character (NUL, CR alone, ...) is refused, so every value is a plain
+ * string of its length. A request body is only announced here (Content-Length); the server
+ * reads at most HS_HTTP_BODY_MAX of it and closes the connection after each response. */
 #ifndef HS_HTTP_MESSAGE_H
 #define HS_HTTP_MESSAGE_H
 
@@ -17,6 +18,8 @@
 #define HS_HTTP_TARGET_MAX 2048  /* the request target (path and query), bytes */
 #define HS_HTTP_HEADERS_MAX 64   /* header lines */
 #define HS_HTTP_AUTH_MAX 1024    /* the Authorization header's value, bytes */
+#define HS_HTTP_HOST_MAX 255     /* the Host header's value, bytes */
+#define HS_HTTP_BODY_MAX (512 * 1024) /* a request body (POST /debug/pprof/symbol), bytes */
 
 typedef enum { HS_HTTP_GET = 0, HS_HTTP_HEAD, HS_HTTP_OTHER } hs_http_method;
 
@@ -27,7 +30,14 @@ typedef struct {
     char query[HS_HTTP_TARGET_MAX + 1];    /* after '?', "" when none */
     bool has_authorization;
     char authorization[HS_HTTP_AUTH_MAX + 1];
+    size_t authorization_len;
+    bool has_host;
+    char host[HS_HTTP_HOST_MAX + 1];       /* as sent: "localhost:6060", "[::1]:6060" */
+    long long content_length;              /* -1: no Content-Length */
+    bool has_transfer_encoding;            /* a body of unknown length: never read */
     size_t head_len;                       /* bytes of the head, with its blank line */
+    const char *body;                      /* set by the server once the body is read */
+    size_t body_len;
 } hs_http_request;
 
 /* hs_http_parse_request's answer when the head is not complete yet. */
@@ -35,17 +45,30 @@ typedef struct {
 
 /* Parses the request head in buf[0..len). Returns 0 when it is complete and valid (req
  * filled), HS_HTTP_INCOMPLETE when more bytes are needed and the limits still allow them,
- * or the status to refuse it with: 400 (malformed), 414 (target too long), 431 (head or
- * a header too large, too many headers), 505 (not HTTP/1.x). Lines may end in CRLF or LF. */
+ * or the status to refuse it with: 400 (malformed: also a control character in a header
+ * value, a second Host or Authorization, a Host that is not host[:port], a bad
+ * Content-Length), 413 (a Content-Length over HS_HTTP_BODY_MAX), 414 (target too long),
+ * 431 (head or a header too large, too many headers), 505 (not HTTP/1.x). Lines may end
+ * in CRLF or LF. */
 int hs_http_parse_request(const char *buf, size_t len, hs_http_request *req);
 
 /* Finds name=value in a query string ("a=1&b=2"), percent-decoded ('+' is a space) into out.
  * Returns 1 when found, 0 when absent, -1 when its value is malformed or does not fit. */
 int hs_http_query_param(const char *query, const char *name, char *out, size_t outlen);
 
-/* Whether an Authorization header value is "Bearer <token>" (scheme in any case). The time
- * taken depends on token_len only, never on where the values differ. */
-bool hs_http_bearer_matches(const char *authorization, const char *token, size_t token_len);
+/* Whether an Authorization header value (auth_len bytes) is "Bearer <token>" (scheme in
+ * any case): exactly token_len bytes after the scheme and its spaces, compared in a time
+ * that depends on token_len only, never on where the values differ. */
+bool hs_http_bearer_matches(const char *authorization, size_t auth_len, const char *token,
+                            size_t token_len);
+
+/* The Host check of an endpoint served without a token (DNS rebinding: a web page whose
+ * name was made to resolve to 127.0.0.1 sends its own name): whether host (a Host header
+ * value, "name[:port]" or "[v6]:port") names this machine's loopback: "localhost", an
+ * IPv4 literal in 127.0.0.0/8, [::1] (or an IPv4-mapped 127.x), or bound_host (the
+ * numeric address the server bound, may be NULL). Case-insensitive; a trailing dot of the
+ * name is ignored. */
+bool hs_http_host_is_local(const char *host, const char *bound_host);
 
 /* The token in a token file's text (len bytes, modified in place): trailing whitespace
  * (the file's newline) removed, then it must be 1..HS_HTTP_AUTH_MAX - 7 visible ASCII

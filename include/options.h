@@ -64,6 +64,7 @@ typedef struct {
     /* push to Grafana Pyroscope (push_export.h; checks in pyroscope_ingest.h) */
     char push_url[1024];         /* push=URL ("": off) */
     int64_t push_period_ms;      /* push_period=: each profile's window, >= 1 s */
+    int64_t push_timeout_ms;     /* push_timeout=: one request, at most (1 s to 60 s) */
     char service[257];           /* service= ("": the main class or jar, sun.java.command) */
     char push_labels[1024];      /* push_labels=k=v;k=v ("": none) */
     char push_tenant[257];       /* push_tenant= (X-Scope-OrgID; "": none) */

@@ -1,13 +1,17 @@
 /* pprof_routes.h: what the endpoint serves, in the manner of Go's net/http/pprof.
  *
- *   /debug/pprof/          an HTML index of what follows
+ *   /debug/pprof/          an HTML index of what follows, laid out as Go's (each profile
+ *                          linked with ?debug=1)
  *   /debug/pprof/heap      gzipped pprof: allocation since start, in use as of the last GC,
  *                          default sample type inuse_space (alloc_space with live=false)
  *   /debug/pprof/allocs    the same profile, default sample type alloc_space
+ *   /debug/pprof/symbol    Go's symbol lookup (GET: "num_symbols: 1"; POST or query: the
+ *                          names of the addresses of the last ?debug=1 text, legacy_heap.h)
  *   /flamegraph            the HTML flame graph of the same profile
  *   /debug/pprof/top       the text report of the operator's `top` (report.h), text/plain
- *   ?seconds=N             (each of them) a delta: what is allocated during the next
- *                          N seconds (1..300), in use as of the last GC at the end
+ *   ?seconds=N             (each profile) a delta: what is allocated during the next
+ *                          N seconds (1..300), in use as of the last GC at the end; refused
+ *                          503 (Retry-After) when the server has no room for the wait
  *   ?gc=1                  (heap, allocs, top, flamegraph) a full collection first, so
  *                          that every in-use sample is judged (like Go's heap?gc=1); at
  *                          most one forced collection every HS_ROUTES_GC_SPACING_MS: a
@@ -15,12 +19,13 @@
  *                          another (its build is shared when it asks for the same thing),
  *                          and the header X-Heapsampler-Gc says which: "forced" or
  *                          "shared: forced N ms ago"
- *   ?debug=1               (heap, allocs) text instead of pprof, as Go answers: the
- *                          report of `top` listing every site (up to 1000) with its whole
- *                          stack, ranked by in-use bytes (heap) or allocated bytes (allocs)
+ *   ?debug=1               (heap, allocs) Go's legacy text heap profile (legacy_heap.h),
+ *                          text/plain, which `go tool pprof URL?debug=1` reads
  * (pprof_query.h reads them.)
- * Other methods than GET and HEAD are answered 405, unknown profiles and paths 404, bad
- * parameters 400, each with Go's Content-Type, Content-Disposition and message.
+ * Other methods than GET and HEAD (POST too for symbol) are answered 405, unknown profiles
+ * and paths 404, bad parameters 400, each with Go's Content-Type, Content-Disposition and
+ * message; X-Go-Pprof: 1 marks the errors of /debug/pprof/ paths only, as Go's serveError
+ * does (a 404 elsewhere is the mux's "404 page not found").
  *
  * The routes build nothing themselves: a profile source (the agent, or a test's fake)
  * builds and encodes profiles. Builds are one at a time (one server thread), and one
@@ -41,7 +46,7 @@ typedef enum {
     HS_EXPORT_PPROF = 0,
     HS_EXPORT_HTML,
     HS_EXPORT_TEXT,     /* the report of `top` at its defaults */
-    HS_EXPORT_TEXT_ALL  /* ?debug=1: every site with its stack, ranked by default_type */
+    HS_EXPORT_LEGACY    /* ?debug=1: Go's legacy text heap profile */
 } hs_export_format;
 
 /* One profile to build. */

@@ -4,8 +4,12 @@
  * profile (allocation values of that window only, in use as of the last GC) through
  * dumps.c, shapes it for the ingester (ingest_shape.h), encodes it as gzipped pprof, queues
  * it (push_sink.h, bounded by count and by a share of memory=) and sends what is due with
- * the wire format (pyroscope_ingest.h) over the transport (push_transport.h, libcurl). No
- * application thread ever sends or waits.
+ * the wire format (pyroscope_ingest.h) over the transport (push_transport.h, libcurl), each
+ * request bounded by push_timeout=. No application thread ever sends or waits. Windows
+ * tile time: each ends, to the nanosecond, where the next begins. Each failure is logged
+ * once: one that repeats, numbers aside, the last one logged for its kind (verdict) is
+ * only counted, and the count said when another failure of that kind, a recovery or the
+ * exit comes.
  *
  * Lifecycle (agent.c): hs_push_export_open at load, after the options (reads the
  * credentials file and loads libcurl: either failing fails the load); hs_push_export_start
@@ -35,9 +39,10 @@ void hs_push_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 /* Pushes the last window and stops (bounded by HS_PUSH_EXIT_MS); logs the summary. */
 void hs_push_export_stop(hs_agent *agent);
 
-/* Status line: "push: to URL as SERVICE every P ms, W windows; S sent, R retried, Q queued
- * (B bytes; at most Q2, B2 bytes); dropped: F queue full, X refused, E expired, Z at exit; N
- * windows failed to build[; last error: ...]" or "push: off". Returns the length needed (like snprintf). */
+/* Status line: "push: to URL as SERVICE every P ms, W windows; S sent, R retried (N sent
+ * again after no answer, same window), Q queued (B bytes; at most Q2, B2 bytes); dropped: F
+ * queue full, X refused, U unanswered twice, E expired, Z at exit; N windows failed to
+ * build[; last error: ...]" or "push: off". Returns the length needed (like snprintf). */
 size_t hs_push_export_status(char *buf, size_t len);
 
 #endif

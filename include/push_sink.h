@@ -3,16 +3,24 @@
  * Independent of the wire format (pyroscope_ingest.h) and of the transport
  * (push_transport.h): it holds encoded profiles in the order of their windows, bounded by
  * count and bytes (when full, the oldest is dropped and counted), hands out the oldest when
- * it is due, and settles each attempt:
- *   - 2xx: sent;
- *   - no answer (connection refused or reset, DNS, TLS), a timeout, 5xx, 408, 429: tried
- *     again after an exponential backoff with jitter (min * 2^(attempt-1), capped at max,
- *     drawn in [d/2, d]), or after Retry-After when the answer gave one (capped);
- *   - any other status (4xx; 3xx the transport did not follow): it will never succeed:
- *     dropped and counted as rejected.
+ * it is due, and settles each attempt so that a receiver that answers gets each window
+ * exactly once:
+ *   - 2xx (the status line is enough: the transport does not wait for the body): sent,
+ *     never sent again;
+ *   - the whole request went out and no answer came (a timeout, the connection closed):
+ *     the receiver may hold it. Tried once more, the same profile with the same window
+ *     (from, until, body): its identity. If that one gets no answer either, dropped and
+ *     counted as unanswered: a receiver that never answers gets a window at most twice;
+ *   - no answer before the request was out (connection refused or reset, DNS, TLS), 5xx,
+ *     408, 429: tried again after an exponential backoff with jitter (min * 2^(attempt-1),
+ *     capped at max, drawn in [d/2, d]), or after Retry-After when the answer gave one
+ *     (capped);
+ *   - any other status (4xx; 3xx the transport did not follow) and the transport's
+ *     permanent errors (a redirect loop, a redirect to a scheme refused): it will never
+ *     succeed: dropped and counted as rejected.
  * A profile queued longer than max_age_ms is dropped as expired (the ingester refuses
  * profiles older than its window, about an hour). Later profiles wait behind the oldest, so
- * profiles arrive in order and none twice.
+ * profiles arrive in order.
  *
  * One thread adds, takes and settles; the counters may be read from any thread. The clock
  * and the random source are injected (tests drive time). Pure, no JVM, no I/O. */
@@ -42,25 +50,38 @@ typedef struct {
 typedef struct {
     uint8_t *body;
     size_t len;
-    int64_t from, until; /* its window, seconds since the epoch */
+    int64_t from, until; /* its window, nanoseconds since the epoch (until excluded; the
+                          * next window's from) */
     uint64_t seq;        /* 1, 2, ... in the order added */
     uint32_t attempts;   /* tries so far */
+    uint32_t unanswered; /* tries that went out whole and got no answer */
     int64_t added_ms, due_ms;
 } hs_push_profile;
 
 /* What one attempt got. */
 typedef struct {
-    int status;             /* HTTP status; 0: no answer */
+    int status;             /* HTTP status of the final answer's status line; 0: none */
     bool timed_out;         /* no (complete) answer in time */
+    bool sent_whole;        /* the whole request went out: without a status, the receiver
+                             * may hold it */
+    bool permanent;         /* an error no retry mends (redirect loop, scheme refused) */
     int64_t retry_after_ms; /* from Retry-After; -1: none */
     char detail[160];       /* for the log: the transport's error or the status line */
 } hs_push_outcome;
 
-typedef enum { HS_PUSH_SENT = 0, HS_PUSH_RETRY, HS_PUSH_REJECTED } hs_push_verdict;
+typedef enum {
+    HS_PUSH_SENT = 0,
+    HS_PUSH_RETRY,      /* tried again later */
+    HS_PUSH_RESEND,     /* it may have arrived: sent once more, the same window */
+    HS_PUSH_REJECTED,   /* it would never succeed: dropped */
+    HS_PUSH_UNANSWERED  /* twice out without an answer: dropped (the receiver may hold it) */
+} hs_push_verdict;
 
 typedef struct {
     uint64_t added, sent, retried, rejected;
+    uint64_t resent;          /* among retried: sent again after no answer, same window */
     uint64_t dropped_full;    /* the oldest, to make room */
+    uint64_t dropped_unanswered; /* twice out without an answer */
     uint64_t dropped_expired; /* queued longer than max_age_ms */
     uint64_t dropped_exit;    /* still queued when the agent stopped */
     uint32_t queued, peak_queued;    /* now, and the most at once */
@@ -70,8 +91,9 @@ typedef struct {
 
 typedef struct hs_push_sink hs_push_sink;
 
-/* The verdict of an outcome (see above). */
-hs_push_verdict hs_push_classify(const hs_push_outcome *o);
+/* The verdict of an outcome for a profile that got `unanswered` unanswered tries before it
+ * (see above). */
+hs_push_verdict hs_push_classify(const hs_push_outcome *o, uint32_t unanswered);
 
 /* The wait before retry number `attempts` (>= 1) for a random draw. */
 int64_t hs_push_backoff_ms(const hs_push_policy *p, uint32_t attempts, uint64_t random);

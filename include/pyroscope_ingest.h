@@ -2,13 +2,17 @@
  * service= and push_labels= options accept, the URL of one profile's POST, and the headers
  * that carry the tenant and the credentials.
  *
- *   POST BASE/ingest?name=SERVICE{k=v,k2=v2}&from=UNIX&until=UNIX&format=pprof
+ *   POST BASE/ingest?name=SERVICE{k=v,k2=v2}&from=NANOS&until=NANOS&format=pprof
  *   Content-Type: application/octet-stream         (the gzipped pprof is the body)
  *   X-Scope-OrgID: TENANT                          (push_tenant=)
  *   Authorization: Basic base64(user:token)        (push_auth=@FILE holding "user:token")
  *   Authorization: Bearer TOKEN                    (push_auth=@FILE holding a token)
- * Every Pyroscope version accepts it. Pure string work, no I/O: the file is read by the
- * caller. Another wire format (OTLP) would be a module beside this one. */
+ * from and until are the window's exact bounds in nanoseconds since the epoch (19 digits):
+ * Pyroscope reads a number of 19 digits as nanoseconds (13 as milliseconds, 16 as
+ * microseconds, others as seconds: pkg/og/util/attime, since 2022), so consecutive windows
+ * share their bound and never overlap, and the URL says what the profile's
+ * time_nanos/duration_nanos say. Pure string work, no I/O: the file is read by the caller.
+ * Another wire format (OTLP) would be a module beside this one. */
 #ifndef HS_PYROSCOPE_INGEST_H
 #define HS_PYROSCOPE_INGEST_H
 
@@ -46,7 +50,8 @@ int hs_pyroscope_check_tenant(const char *tenant, char *why, size_t whylen);
 const char *hs_pyroscope_service_from_command(const char *command, char *out, size_t len);
 
 /* The URL of one profile: base (trailing '/' dropped) + "/ingest?name=" + the URL-encoded
- * SERVICE{labels with ',' for ';'} + from, until (seconds since the epoch) + format=pprof.
+ * SERVICE{labels with ',' for ';'} + from, until (nanoseconds since the epoch) +
+ * format=pprof.
  * Returns the length needed (like snprintf; out always NUL-terminated). */
 size_t hs_pyroscope_ingest_url(const char *base, const char *service, const char *labels,
                                int64_t from, int64_t until, char *out, size_t len);

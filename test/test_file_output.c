@@ -21,7 +21,24 @@
 
 /* Test seams of src/output/file_output.c (not in file_output.h: only tests use them). */
 int hs_write_all(int fd, const void *data, size_t len);
-unsigned hs_file_output_next_temp_counter(void);
+void hs_file_output_set_random(int (*source)(void *buf, size_t len));
+
+/* A predictable random source for the tests that plant the names the writer will draw:
+ * draw n gives bytes all equal to n (0, 1, 2, ...). */
+static unsigned draws;
+
+static int counting_source(void *buf, size_t len) {
+    memset(buf, (int)(draws++ & 0xff), len);
+    return 0;
+}
+
+/* The temporary name draw n gives with counting_source: 21 hex digits of the byte n. */
+static void drawn_name(char *out, size_t size, const char *path, unsigned n) {
+    char digits[22];
+    for (int i = 0; i < 21; i++) digits[i] = "0123456789abcdef"[i % 2 ? n & 15 : (n >> 4) & 15];
+    digits[21] = '\0';
+    snprintf(out, size, "%s.tmp.%s", path, digits);
+}
 
 #define ERR_SIZE 512
 
@@ -198,18 +215,22 @@ static void test_symlink_at_target_is_replaced(void) {
     remove_tree(dir);
 }
 
-/* Someone who can predict the temporary name plants a symlink there: O_EXCL|O_NOFOLLOW
- * refuses it, the writer moves on to the next name, and the planted link is left alone. */
+/* Someone who guessed the temporary name plants a symlink there: O_EXCL|O_NOFOLLOW
+ * refuses it, the writer draws another name, and the planted link is left alone. */
 static void test_planted_temp_symlink_is_not_followed(void) {
     char dir[64], path[128], victim[128], planted[192], err[ERR_SIZE];
     CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
     snprintf(path, sizeof path, "%s/heap.pb.gz", dir);
     snprintf(victim, sizeof victim, "%s/victim", dir);
     CU_ASSERT_EQUAL_FATAL(write_text(victim, "VICTIM"), 0);
-    snprintf(planted, sizeof planted, "%s.tmp.%ld.%u", path, (long)getpid(), hs_file_output_next_temp_counter());
+    draws = 0;
+    hs_file_output_set_random(counting_source);
+    drawn_name(planted, sizeof planted, path, 0);
     CU_ASSERT_EQUAL_FATAL(symlink(victim, planted), 0);
 
     CU_ASSERT_EQUAL(hs_write_file_atomic(path, "DATA", 4, err, sizeof err), 0);
+    hs_file_output_set_random(NULL);
+    CU_ASSERT_EQUAL(draws, 2);
     CU_ASSERT(file_is(path, "DATA"));
     CU_ASSERT(file_is(victim, "VICTIM"));
     CU_ASSERT(is_symlink(planted));
@@ -227,17 +248,62 @@ static void test_all_temp_names_taken_fails_cleanly(void) {
     snprintf(victim, sizeof victim, "%s/victim", dir);
     CU_ASSERT_EQUAL_FATAL(write_text(victim, "VICTIM"), 0);
     CU_ASSERT_EQUAL_FATAL(write_text(path, "OLD"), 0);
-    unsigned next = hs_file_output_next_temp_counter();
     for (unsigned i = 0; i < PLANTED; i++) {
-        snprintf(planted, sizeof planted, "%s.tmp.%ld.%u", path, (long)getpid(), next + i);
+        drawn_name(planted, sizeof planted, path, i);
         CU_ASSERT_EQUAL_FATAL(symlink(victim, planted), 0);
     }
-
+    draws = 0;
+    hs_file_output_set_random(counting_source);
     expect_write_refused(path, "DATA", 4, "File exists");
+    hs_file_output_set_random(NULL);
     CU_ASSERT(file_is(path, "OLD"));
     CU_ASSERT(file_is(victim, "VICTIM"));
     CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), PLANTED);
     remove_tree(dir);
+}
+
+/* The names are random: the names an earlier version used (NAME.tmp.PID.0..63), which a
+ * neighbour could compute, stop nothing. */
+static void test_temp_names_unpredictable(void) {
+    char dir[64], path[128], planted[192], err[ERR_SIZE];
+    CU_ASSERT_EQUAL_FATAL(make_test_dir(dir, sizeof dir), 0);
+    snprintf(path, sizeof path, "%s/heap.pb.gz", dir);
+    for (unsigned i = 0; i < 64; i++) {
+        snprintf(planted, sizeof planted, "%s.tmp.%ld.%u", path, (long)getpid(), i);
+        CU_ASSERT_EQUAL_FATAL(write_text(planted, "taken"), 0);
+    }
+    CU_ASSERT_EQUAL(hs_write_file_atomic(path, "DATA", 4, err, sizeof err), 0);
+    CU_ASSERT(file_is(path, "DATA"));
+    CU_ASSERT_EQUAL(count_entries(dir, ".tmp."), 64); /* the planted ones, left alone */
+    remove_tree(dir);
+}
+
+/* keep= deletes through the directory pinned at startup: after the directory was swapped
+ * for a symlink to another one, the file in the pinned directory goes, the other stays. */
+static void test_remove_through_pinned_directory(void) {
+    char base[64], dir[128], moved[128], other[128], path[192], in_moved[192], victim[192];
+    char err[ERR_SIZE];
+    CU_ASSERT_EQUAL_FATAL(make_test_dir(base, sizeof base), 0);
+    snprintf(dir, sizeof dir, "%s/out", base);
+    snprintf(moved, sizeof moved, "%s/moved", base);
+    snprintf(other, sizeof other, "%s/other", base);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    CU_ASSERT_EQUAL_FATAL(mkdir(other, 0755), 0);
+    snprintf(path, sizeof path, "%s/heap-1.pb.gz", dir);
+    CU_ASSERT_EQUAL_FATAL(hs_check_output_dir(path, err, sizeof err), 0); /* pinned */
+    CU_ASSERT_EQUAL_FATAL(write_text(path, "OLD PERIODIC"), 0);
+    snprintf(victim, sizeof victim, "%s/heap-1.pb.gz", other);
+    CU_ASSERT_EQUAL_FATAL(write_text(victim, "VICTIM"), 0);
+    CU_ASSERT_EQUAL_FATAL(rename(dir, moved), 0);
+    CU_ASSERT_EQUAL_FATAL(symlink(other, dir), 0);
+
+    CU_ASSERT_EQUAL(hs_remove_file(path, err, sizeof err), 0);
+    snprintf(in_moved, sizeof in_moved, "%s/heap-1.pb.gz", moved);
+    CU_ASSERT_EQUAL(access(in_moved, F_OK), -1); /* the pinned directory's file went */
+    CU_ASSERT(file_is(victim, "VICTIM"));        /* the symlink was not followed */
+    CU_ASSERT_EQUAL(hs_remove_file(path, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "No such file or directory"));
+    remove_tree(base);
 }
 
 static void test_missing_directory(void) {
@@ -504,6 +570,8 @@ static CU_TestInfo file_output_tests[] = {
     {"symlink at the target is replaced", test_symlink_at_target_is_replaced},
     {"planted temp symlink is not followed", test_planted_temp_symlink_is_not_followed},
     {"all temp names taken fails cleanly", test_all_temp_names_taken_fails_cleanly},
+    {"temp names are unpredictable", test_temp_names_unpredictable},
+    {"remove through the pinned directory", test_remove_through_pinned_directory},
     {"missing directory", test_missing_directory},
     {"file where a directory is expected", test_file_where_directory_expected},
     {"unwritable directory", test_unwritable_directory},

@@ -1,5 +1,6 @@
 /* test_http_message.c: the endpoint's request parser, its limits, query parameters, the
  * bearer-token check, token files and the response head. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,18 +147,94 @@ static void test_query(void) {
     CU_ASSERT_EQUAL(hs_http_query_param("seconds=123456789012345", "seconds", v, sizeof v), 1);
 }
 
+static bool bearer(const char *auth, const char *token) {
+    return hs_http_bearer_matches(auth, strlen(auth), token, strlen(token));
+}
+
 static void test_bearer(void) {
     const char *token = "s3cret-Token";
-    size_t n = strlen(token);
-    CU_ASSERT_TRUE(hs_http_bearer_matches("Bearer s3cret-Token", token, n));
-    CU_ASSERT_TRUE(hs_http_bearer_matches("bearer  s3cret-Token", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer s3cret-Toke", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer s3cret-Token2", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer s3cret-Tokem", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer ", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Basic s3cret-Token", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("s3cret-Token", token, n));
-    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer ", "", 0)); /* an empty token never matches */
+    CU_ASSERT_TRUE(bearer("Bearer s3cret-Token", token));
+    CU_ASSERT_TRUE(bearer("bearer  s3cret-Token", token));
+    CU_ASSERT_FALSE(bearer("Bearer s3cret-Toke", token));
+    CU_ASSERT_FALSE(bearer("Bearer s3cret-Token2", token));
+    CU_ASSERT_FALSE(bearer("Bearer s3cret-Tokem", token));
+    CU_ASSERT_FALSE(bearer("Bearer ", token));
+    CU_ASSERT_FALSE(bearer("Basic s3cret-Token", token));
+    CU_ASSERT_FALSE(bearer("s3cret-Token", token));
+    CU_ASSERT_FALSE(bearer("Bearer", token));
+    CU_ASSERT_FALSE(hs_http_bearer_matches("Bearer ", 7, "", 0)); /* an empty token never matches */
+    /* the exact bytes: a NUL and more after the right token is another value */
+    static const char nul_after[] = "Bearer s3cret-Token\0junk";
+    CU_ASSERT_FALSE(hs_http_bearer_matches(nul_after, sizeof nul_after - 1, token, strlen(token)));
+    CU_ASSERT_TRUE(hs_http_bearer_matches(nul_after, 19, token, strlen(token)));
+}
+
+/* NUL and other control characters in a header value are refused, whatever the header. */
+static void test_control_characters(void) {
+    static const char nul_token[] = "GET / HTTP/1.1\r\nAuthorization: Bearer tok\0x\r\n\r\n";
+    CU_ASSERT_EQUAL(hs_http_parse_request(nul_token, sizeof nul_token - 1, &req), 400);
+    static const char nul_other[] = "GET / HTTP/1.1\r\nX-Any: a\0b\r\n\r\n";
+    CU_ASSERT_EQUAL(hs_http_parse_request(nul_other, sizeof nul_other - 1, &req), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nX-Any: a\rb\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nX-Any: a\x1b[2Jb\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nX-Any: a\x7f\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nX-Any: a\tb \xc3\xa9\r\n\r\n"), 0); /* tab, UTF-8 */
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nAuthorization: Bearer abc\r\n\r\n"), 0);
+    CU_ASSERT_EQUAL(req.authorization_len, 10);
+}
+
+static void test_host_header(void) {
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nHost: LocalHost:6060\r\n\r\n"), 0);
+    CU_ASSERT_TRUE(req.has_host);
+    CU_ASSERT_STRING_EQUAL(req.host, "LocalHost:6060");
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nHost: a b\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nHost:\r\n\r\n"), 400);
+    char big[HS_HTTP_HOST_MAX + 64];
+    size_t used = (size_t)sprintf(big, "GET / HTTP/1.1\r\nHost: ");
+    memset(big + used, 'h', HS_HTTP_HOST_MAX + 1);
+    strcpy(big + used + HS_HTTP_HOST_MAX + 1, "\r\n\r\n");
+    CU_ASSERT_EQUAL(parse(big), 400);
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.0\r\n\r\n"), 0);
+    CU_ASSERT_FALSE(req.has_host);
+}
+
+static void test_host_is_local(void) {
+    const char *local[] = {"localhost", "localhost:6060", "LOCALHOST.:1", "127.0.0.1",
+                           "127.0.0.1:6060", "127.1.2.3:80", "[::1]", "[::1]:6060",
+                           "[::ffff:127.0.0.1]:6060"};
+    for (size_t i = 0; i < sizeof local / sizeof *local; i++)
+        CU_ASSERT_TRUE(hs_http_host_is_local(local[i], "127.0.0.1"));
+    /* DNS rebinding: the attacker's name, whatever it resolves to now */
+    const char *foreign[] = {"evil.example", "evil.example:6060", "localhost.evil.example",
+                             "127.0.0.1.evil.example", "10.0.0.1:6060", "0.0.0.0:6060",
+                             "[::2]:6060", "::1", "localhost:60x", "[::1", "[::1]x",
+                             "2130706433", "127.1", ""};
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
+        CU_ASSERT_FALSE(hs_http_host_is_local(foreign[i], "127.0.0.1"));
+    /* the bound address itself is served */
+    CU_ASSERT_TRUE(hs_http_host_is_local("[FE80::1]:6060", "fe80::1"));
+    CU_ASSERT_FALSE(hs_http_host_is_local("[fe80::2]:6060", "fe80::1"));
+    CU_ASSERT_FALSE(hs_http_host_is_local("[fe80::1]:6060", NULL));
+}
+
+static void test_content_length(void) {
+    CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\n\r\n"), 0);
+    CU_ASSERT_EQUAL(req.content_length, -1);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: 12\r\n\r\n"), 0);
+    CU_ASSERT_EQUAL(req.content_length, 12);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: 1\r\ncontent-length: 1\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: 1 2\r\n\r\n"), 400);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: 9999999999999999999\r\n\r\n"), 400);
+    char line[128];
+    snprintf(line, sizeof line, "POST / HTTP/1.1\r\nContent-Length: %d\r\n\r\n", HS_HTTP_BODY_MAX);
+    CU_ASSERT_EQUAL(parse(line), 0);
+    snprintf(line, sizeof line, "POST / HTTP/1.1\r\nContent-Length: %d\r\n\r\n", HS_HTTP_BODY_MAX + 1);
+    CU_ASSERT_EQUAL(parse(line), 413);
+    CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 0);
+    CU_ASSERT_TRUE(req.has_transfer_encoding);
 }
 
 static void test_token_file_text(void) {
@@ -205,6 +282,10 @@ void register_tests(void) {
         {"Authorization header", test_authorization_header},
         {"query parameters", test_query},
         {"bearer token compare", test_bearer},
+        {"control characters in values", test_control_characters},
+        {"Host header", test_host_header},
+        {"Host is loopback", test_host_is_local},
+        {"Content-Length", test_content_length},
         {"token file text", test_token_file_text},
         {"response head", test_response_head},
         CU_TEST_INFO_NULL,

@@ -21,7 +21,7 @@
 /* --- a fake profile source ------------------------------------------------------------------- */
 
 typedef struct {
-    atomic_int builds, marks, releases, fail, gcs;
+    atomic_int builds, marks, releases, fail, gcs, build_ms;
     char last_default[32];
     bool last_delta;
     int last_format;
@@ -30,14 +30,18 @@ typedef struct {
 static int fake_build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t *len) {
     fake_source *f = ctx;
     if (atomic_load(&f->fail)) return -1;
+    if (atomic_load(&f->build_ms)) usleep((useconds_t)atomic_load(&f->build_ms) * 1000);
     int n = atomic_fetch_add(&f->builds, 1) + 1;
     snprintf(f->last_default, sizeof f->last_default, "%s", what->default_type);
     f->last_delta = what->baseline != NULL;
     f->last_format = what->format;
     if (what->gc) atomic_fetch_add(&f->gcs, 1);
-    char body[64];
-    int blen = snprintf(body, sizeof body, "profile %d %s%s", n, what->default_type,
-                        what->baseline ? " delta" : "");
+    char body[128];
+    int blen = what->format == HS_EXPORT_LEGACY
+                   ? snprintf(body, sizeof body, "heap profile: 1: 2 [3: 4] @ heap/2\n"
+                              "1: 2 [3: 4] @ 0x1011\n#\t0x1010\tfake.Site.run+0x0\tx:%d\n", n)
+                   : snprintf(body, sizeof body, "profile %d %s%s", n, what->default_type,
+                              what->baseline ? " delta" : "");
     *out = malloc((size_t)blen);
     memcpy(*out, body, (size_t)blen);
     *len = (size_t)blen;
@@ -154,7 +158,7 @@ static const char *body_of(const char *response) {
 static void test_profiles(void) {
     fixture *fx = start(NULL, 2000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
-    const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: x\r\n\r\n");
+    const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: localhost\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: application/octet-stream\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Disposition: attachment; filename=\"heap\"\r\n"));
@@ -177,7 +181,9 @@ static void test_profiles(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Length: 21\r\n"));
     r = exchange(fx, "GET /debug/pprof/ HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "<a href='heap?debug=1'>heap</a>")); /* as Go links them */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "<a href='allocs?debug=1'>allocs</a>"));
+    CU_ASSERT_PTR_NULL(strstr(r, "X-Go-Pprof"));
     hs_http_counters c = hs_http_server_counters(fx->server);
     CU_ASSERT_EQUAL(c.answered, 6);
     finish(fx);
@@ -189,14 +195,25 @@ static void test_errors(void) {
     const char *r = exchange(fx, "POST /debug/pprof/heap HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 405 Method Not Allowed\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Allow: GET, HEAD\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Go-Pprof: 1\r\n"));
     r = exchange(fx, "GET /debug/pprof/goroutine HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 404 Not Found\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Go-Pprof: 1\r\n")); /* Go's serveError */
     CU_ASSERT_STRING_EQUAL(body_of(r), "Unknown profile\n");
+    /* outside /debug/pprof/: the mux's 404, no X-Go-Pprof (pprof would show it as its own) */
     r = exchange(fx, "GET /metrics HTTP/1.1\r\n\r\n");
     CU_ASSERT_STRING_EQUAL(body_of(r), "404 page not found\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/plain; charset=utf-8\r\n"));
+    CU_ASSERT_PTR_NULL(strstr(r, "X-Go-Pprof"));
+    r = exchange(fx, "GET /flamegraph?seconds=x HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 400 "));
+    CU_ASSERT_PTR_NULL(strstr(r, "X-Go-Pprof"));
     r = exchange(fx, "GET /debug/pprof HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 301 "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Location: /debug/pprof/\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
+    CU_ASSERT_STRING_EQUAL(body_of(r), "<a href=\"/debug/pprof/\">Moved Permanently</a>.\n\n");
+    CU_ASSERT_PTR_NULL(strstr(r, "X-Go-Pprof"));
     const char *bad_seconds[] = {"0", "-1", "abc", "1.5", "", "99999999999"};
     for (size_t i = 0; i < sizeof bad_seconds / sizeof *bad_seconds; i++) {
         char req[128];
@@ -245,10 +262,10 @@ static void test_debug_and_gc(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "Content-Type: text/plain; charset=utf-8\r\n"));
     CU_ASSERT_PTR_NULL(strstr(r, "Content-Disposition"));
-    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_TEXT_ALL);
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_LEGACY);
     CU_ASSERT_STRING_EQUAL(fx->fake.last_default, "inuse_space");
     exchange(fx, "GET /debug/pprof/allocs?debug=1 HTTP/1.1\r\n\r\n");
-    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_TEXT_ALL);
+    CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_LEGACY);
     CU_ASSERT_STRING_EQUAL(fx->fake.last_default, "alloc_space");
     exchange(fx, "GET /debug/pprof/heap?debug=0 HTTP/1.1\r\n\r\n");
     CU_ASSERT_EQUAL(fx->fake.last_format, HS_EXPORT_PPROF);
@@ -272,9 +289,9 @@ static void test_debug_and_gc(void) {
     r = exchange(fx, "GET /debug/pprof/heap?gc=yes HTTP/1.1\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 400 "));
     r = exchange(fx, "GET /debug/pprof/ HTTP/1.1\r\n\r\n");
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?gc=1\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?debug=1\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href=\"heap?seconds=30\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href='heap?gc=1'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href='heap?debug=1'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "href='heap?seconds=30'"));
     finish(fx);
 }
 
@@ -314,10 +331,18 @@ static void test_token(void) {
     CU_ASSERT_PTR_NULL(strstr(r, "tok-123"));
     r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nAuthorization: Bearer tok-12\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 401 "));
+    /* the right token, then a NUL and more: not the token */
+    static const char nul[] = "GET /debug/pprof/heap HTTP/1.1\r\nAuthorization: Bearer tok-123\0x\r\n\r\n";
+    int fd = connect_to(fx);
+    (void)!send(fd, nul, sizeof nul - 1, MSG_NOSIGNAL);
+    char buf[1024];
+    read_all(fd, buf, sizeof buf);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 400 "));
     r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nAuthorization: Bearer tok-123\r\n\r\n");
     CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
     CU_ASSERT_EQUAL(atomic_load(&fx->fake.builds), 1); /* only the authorized one built */
-    CU_ASSERT_EQUAL(hs_http_server_counters(fx->server).refused, 2);
+    CU_ASSERT_EQUAL(hs_http_server_counters(fx->server).refused, 3);
     finish(fx);
 }
 
@@ -337,47 +362,219 @@ static void test_oversized(void) {
     finish(fx);
 }
 
-/* Slow and idle clients: cut at the read timeout; the limit on connections answers one
- * more with 503; the others are served meanwhile; stop does not wait for any of them. */
-static void test_slow_clients_and_limit(void) {
+/* A client that opens a connection and sends part of a head, n of them: each sends "G". */
+static void open_slow(fixture *fx, int *fds, int n) {
+    for (int i = 0; i < n; i++) {
+        fds[i] = connect_to(fx);
+        (void)!send(fds[i], "G", 1, MSG_NOSIGNAL);
+    }
+}
+
+static void close_all(int *fds, int n) {
+    for (int i = 0; i < n; i++) close(fds[i]);
+}
+
+/* A head trickling in is cut at the read timeout counted from accept, however the trickle
+ * goes on: the bytes never extend the deadline. */
+static void test_trickle_cut_at_deadline(void) {
     fixture *fx = start(NULL, 600);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
-    int idle[HS_HTTP_MAX_CONNECTIONS];
-    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) idle[i] = connect_to(fx);
-    (void)!send(idle[0], "G", 1, MSG_NOSIGNAL); /* a trickle that never completes */
-    usleep(100 * 1000);
-    const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n");
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 503 "));
-    /* the server cuts them at the read timeout, however the trickle goes on: each sees EOF
-     * well before its 5 s receive timeout */
+    int fd;
+    open_slow(fx, &fd, 1);
     int64_t t0 = now_ms();
     for (int i = 0; i < 15; i++) { /* a byte every 100 ms, past the 600 ms timeout */
-        (void)!send(idle[0], "E", 1, MSG_NOSIGNAL);
+        (void)!send(fd, "E", 1, MSG_NOSIGNAL);
         usleep(100 * 1000);
     }
     char buf[64];
-    for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++) {
-        CU_ASSERT_EQUAL(read_all(idle[i], buf, sizeof buf), 0);
-        close(idle[i]);
-    }
+    CU_ASSERT_EQUAL(read_all(fd, buf, sizeof buf), 0);
+    close(fd);
     CU_ASSERT_TRUE(now_ms() - t0 < 2500);
-    CU_ASSERT_EQUAL(hs_http_server_counters(fx->server).timed_out, HS_HTTP_MAX_CONNECTIONS);
-    r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n"); /* room again */
-    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_EQUAL(hs_http_server_counters(fx->server).timed_out, 1);
+    finish(fx);
+}
 
-    /* stop while a client holds a connection and a delta waits */
+/* Slowloris: three times as many slow heads as one peer may hold reading, reconnecting as
+ * they are cut; a request sent whole is answered at once every time, and the slow ones
+ * only ever pushed out each other. */
+static void test_slowloris_cannot_starve(void) {
+    fixture *fx = start(NULL, 5000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    enum { SLOW = HS_HTTP_PEER_READING * 3 };
+    int slow[SLOW];
+    open_slow(fx, slow, SLOW);
+    usleep(100 * 1000);
+    for (int round = 0; round < 5; round++) {
+        int64_t t0 = now_ms();
+        const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+        CU_ASSERT_TRUE(now_ms() - t0 < 500);
+        close_all(slow, SLOW); /* they come back */
+        open_slow(fx, slow, SLOW);
+        usleep(50 * 1000);
+    }
+    hs_http_counters c = hs_http_server_counters(fx->server);
+    CU_ASSERT_EQUAL(c.answered, 5);
+    CU_ASSERT_TRUE(c.evicted >= (SLOW - HS_HTTP_PEER_READING) * 5);
+    close_all(slow, SLOW);
+    finish(fx);
+}
+
+/* A request sent whole is read at accept, before the slow heads accepted with it can push
+ * it out: here the server is busy building while the request and a burst of slow heads
+ * queue up, accepted together afterwards. */
+static void test_whole_request_read_at_accept(void) {
+    fixture *fx = start(NULL, 5000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    atomic_store(&fx->fake.build_ms, 300);
+    const char *whole = "GET /debug/pprof/allocs HTTP/1.1\r\n\r\n";
+    int busy = connect_to(fx);
+    const char *first = "GET /debug/pprof/heap HTTP/1.1\r\n\r\n";
+    (void)!send(busy, first, strlen(first), MSG_NOSIGNAL);
+    usleep(100 * 1000); /* the server builds for 300 ms */
+    int scraper = connect_to(fx);
+    (void)!send(scraper, whole, strlen(whole), MSG_NOSIGNAL);
+    enum { SLOW = HS_HTTP_PEER_READING * 3 };
+    int slow[SLOW];
+    open_slow(fx, slow, SLOW);
+    char buf[1024];
+    read_all(scraper, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 200 OK\r\n"));
+    close(scraper);
+    close(busy);
+    close_all(slow, SLOW);
+    finish(fx);
+}
+
+/* Heads that time out or are evicted give their peer strikes: its next slow heads are cut
+ * sooner (halved per strike), a head sent whole is not affected. */
+static void test_strikes_shorten_deadline(void) {
+    fixture *fx = start(NULL, 2400);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    enum { SLOW = HS_HTTP_PEER_READING + 3 }; /* three evictions: three strikes */
+    int slow[SLOW];
+    open_slow(fx, slow, SLOW);
+    usleep(200 * 1000);
+    close_all(slow, SLOW);
+    int fd;
+    open_slow(fx, &fd, 1);
+    int64_t t0 = now_ms();
+    char buf[64];
+    CU_ASSERT_EQUAL(read_all(fd, buf, sizeof buf), 0);
+    int64_t cut = now_ms() - t0;
+    close(fd);
+    CU_ASSERT_TRUE(cut >= 250 && cut < 1000); /* 2400 ms / 2^3 = 300 ms */
+    const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+    finish(fx);
+}
+
+/* ?seconds= answers wait in bounded numbers: HS_HTTP_MAX_LONG_WAITS long ones, then short
+ * ones up to HS_HTTP_MAX_WAITING; past that 503 with Retry-After; plain requests are
+ * served throughout. */
+static void test_waits_bounded(void) {
+    fixture *fx = start(NULL, 2000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    int waiting[HS_HTTP_MAX_WAITING];
+    const char *long_wait = "GET /debug/pprof/heap?seconds=300 HTTP/1.1\r\n\r\n";
+    const char *short_wait = "GET /debug/pprof/heap?seconds=30 HTTP/1.1\r\n\r\n";
+    for (int i = 0; i < HS_HTTP_MAX_LONG_WAITS; i++) {
+        waiting[i] = connect_to(fx);
+        (void)!send(waiting[i], long_wait, strlen(long_wait), MSG_NOSIGNAL);
+    }
+    usleep(100 * 1000);
+    const char *r = exchange(fx, long_wait);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 503 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Retry-After: 10\r\n"));
+    for (int i = HS_HTTP_MAX_LONG_WAITS; i < HS_HTTP_MAX_WAITING; i++) {
+        waiting[i] = connect_to(fx);
+        (void)!send(waiting[i], short_wait, strlen(short_wait), MSG_NOSIGNAL);
+    }
+    usleep(100 * 1000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, short_wait), "HTTP/1.1 503 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\n\r\n"),
+                                  "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.marks), HS_HTTP_MAX_WAITING); /* refused: no mark */
+    close_all(waiting, HS_HTTP_MAX_WAITING);
+    usleep(100 * 1000); /* the server sees them go */
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, "GET /debug/pprof/heap?seconds=1 HTTP/1.1\r\n\r\n"),
+                                  "HTTP/1.1 200 OK\r\n"));
+    finish(fx);
+}
+
+/* Stop while a client holds a connection and a delta waits: it does not wait for them. */
+static void test_stop_waits_for_no_peer(void) {
+    fixture *fx = start(NULL, 600);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
     int holder = connect_to(fx), delta = connect_to(fx);
     (void)!send(holder, "GET /debug", 10, MSG_NOSIGNAL);
     const char *req = "GET /debug/pprof/heap?seconds=300 HTTP/1.1\r\n\r\n";
     (void)!send(delta, req, strlen(req), MSG_NOSIGNAL);
     usleep(200 * 1000);
-    t0 = now_ms();
+    int64_t t0 = now_ms();
     int marks = atomic_load(&fx->fake.marks);
     finish(fx);
     CU_ASSERT_TRUE(now_ms() - t0 < 1000);
     CU_ASSERT_EQUAL(marks, 1);
     close(holder);
     close(delta);
+}
+
+/* Without a token, only requests addressed to the loopback are served (DNS rebinding). */
+static void test_host_check(void) {
+    fixture *fx = start(NULL, 2000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    const char *r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: attacker.example:6060\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 403 Forbidden\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "X-Heapsampler-Refused: Host is not a loopback name or address\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(body_of(r), "DNS rebinding"));
+    CU_ASSERT_PTR_NULL(strstr(r, "attacker")); /* the Host is not echoed */
+    r = exchange(fx, "GET /debug/pprof/heap?gc=1 HTTP/1.1\r\nHost: attacker.example\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 403 "));
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.builds), 0); /* nothing built, no GC forced */
+    CU_ASSERT_EQUAL(atomic_load(&fx->fake.gcs), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: localhost:6060\r\n\r\n"),
+                                  "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+                                  "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_EQUAL(hs_http_server_counters(fx->server).refused, 2);
+    finish(fx);
+    /* with a token, the token protects: any Host */
+    fx = start("tok-123", 2000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    r = exchange(fx, "GET /debug/pprof/heap HTTP/1.1\r\nHost: profiles.example\r\n"
+                     "Authorization: Bearer tok-123\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+    finish(fx);
+}
+
+/* /debug/pprof/symbol: Go's lookup, answered from the last ?debug=1 text; a POST body is
+ * read (Content-Length), arriving in pieces. */
+static void test_symbol_lookup(void) {
+    fixture *fx = start(NULL, 2000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
+    const char *r = exchange(fx, "GET /debug/pprof/symbol HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "HTTP/1.1 200 OK\r\n"));
+    CU_ASSERT_STRING_EQUAL(body_of(r), "num_symbols: 1\n");
+    exchange(fx, "GET /debug/pprof/heap?debug=1 HTTP/1.1\r\n\r\n");
+    r = exchange(fx, "GET /debug/pprof/symbol?0x1010+0x2 HTTP/1.1\r\n\r\n");
+    CU_ASSERT_STRING_EQUAL(body_of(r), "num_symbols: 1\n0x1010 fake.Site.run\n");
+    int fd = connect_to(fx);
+    const char *head = "POST /debug/pprof/symbol HTTP/1.1\r\nContent-Length: 12\r\n\r\n0x5+";
+    (void)!send(fd, head, strlen(head), MSG_NOSIGNAL);
+    usleep(100 * 1000);
+    (void)!send(fd, "0x1010+9", 8, MSG_NOSIGNAL);
+    char buf[1024];
+    read_all(fd, buf, sizeof buf);
+    close(fd);
+    CU_ASSERT_STRING_EQUAL(body_of(buf), "num_symbols: 1\n0x1010 fake.Site.run\n");
+    r = exchange(fx, "DELETE /debug/pprof/symbol HTTP/1.1\r\n\r\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "Allow: GET, HEAD, POST\r\n"));
+    char big[128];
+    snprintf(big, sizeof big, "POST /debug/pprof/symbol HTTP/1.1\r\nContent-Length: %d\r\n\r\n",
+             HS_HTTP_BODY_MAX + 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(exchange(fx, big), "HTTP/1.1 413 "));
+    finish(fx);
 }
 
 static void test_open_refusals(void) {
@@ -414,7 +611,14 @@ void register_tests(void) {
         {"delta (?seconds=)", test_delta},
         {"bearer token", test_token},
         {"oversized head", test_oversized},
-        {"slow clients, connection limit, stop", test_slow_clients_and_limit},
+        {"a trickling head is cut at its deadline", test_trickle_cut_at_deadline},
+        {"slowloris cannot starve a whole request", test_slowloris_cannot_starve},
+        {"a whole request is read at accept", test_whole_request_read_at_accept},
+        {"strikes shorten a peer's deadline", test_strikes_shorten_deadline},
+        {"waiting answers bounded", test_waits_bounded},
+        {"stop waits for no peer", test_stop_waits_for_no_peer},
+        {"Host check without a token", test_host_check},
+        {"symbol lookup", test_symbol_lookup},
         {"refusals at opening", test_open_refusals},
         CU_TEST_INFO_NULL,
     };

@@ -12,7 +12,8 @@
 #define KEYS_ACCEPTED \
     "interval, file, log, help, depth, format, live, track, heap_source, live_scale, collapsed, " \
     "memory, oom, dump_period, keep, peak, oom_paths, paths_budget, rate, adapt_interval, survival, names, " \
-    "threads, http, http_token, push, push_period, service, push_labels, push_tenant, push_auth"
+    "threads, http, http_token, push, push_period, push_timeout, service, push_labels, push_tenant, " \
+    "push_auth"
 #define DEPTH_ACCEPTED "a whole number of frames from 1 to 2048"
 #define TRACK_ACCEPTED \
     "a number of entries from 1 to 16777216, with an optional k or m suffix (powers of 1024)"
@@ -21,7 +22,8 @@
     "track=65536,heap_source=auto,live_scale=residual,collapsed=alloc_space,memory=64m,oom=true," \
     "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"            \
     "adapt_interval=true,survival=true,names=stable,threads=false,http=off,http_token=none,"    \
-    "push=off,push_period=15s,service=auto,push_labels=none,push_tenant=none,push_auth=none"
+    "push=off,push_period=15s,push_timeout=10s,service=auto,push_labels=none,push_tenant=none,"  \
+    "push_auth=none"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
@@ -525,7 +527,8 @@ static void test_help_lists_every_option_with_its_default(void) {
         {"live", "true"},     {"track", "65536"},               {"heap_source", "auto"},
         {"live_scale", "residual"}, {"collapsed", "alloc_space"}, {"memory", "64m"},
         {"rate", "1000/s"}, {"names", "stable"}, {"threads", "false"}, {"http", "off"},
-        {"http_token", "none"}, {"push", "off"}, {"push_period", "15s"}, {"service", "auto"},
+        {"http_token", "none"}, {"push", "off"}, {"push_period", "15s"},
+        {"push_timeout", "10s"}, {"service", "auto"},
         {"push_labels", "none"}, {"push_tenant", "none"}, {"push_auth", "none"},
     };
     static char help[16384];
@@ -608,7 +611,8 @@ static void test_format_shows_help_flag_without_value(void) {
                                  "live_scale=residual,collapsed=alloc_space,memory=64m,oom=true,"
                                  "dump_period=off,keep=0,peak=auto,oom_paths=false,paths_budget=1s,rate=1000/s,"
                                  "adapt_interval=true,survival=true,names=stable,threads=false,http=off,"
-                                 "http_token=none,push=off,push_period=15s,service=auto,"
+                                 "http_token=none,push=off,push_period=15s,push_timeout=10s,"
+                                 "service=auto,"
                                  "push_labels=none,push_tenant=none,push_auth=none");
 }
 
@@ -749,8 +753,11 @@ static void test_push_options(void) {
     CU_ASSERT_STRING_EQUAL(o.push_url, "");
     CU_ASSERT_EQUAL(o.push_period_ms, 15000);
     CU_ASSERT_STRING_EQUAL(o.service, "");
+    CU_ASSERT_EQUAL(o.push_timeout_ms, 10000);
     o = parse_ok("push=https://profiles.example.com/p,push_period=1s,service=shop,"
-                 "push_labels=env=prod;region=eu,push_tenant=acme,push_auth=@/run/secrets/py");
+                 "push_labels=env=prod;region=eu,push_tenant=acme,push_auth=@/run/secrets/py,"
+                 "push_timeout=2500ms");
+    CU_ASSERT_EQUAL(o.push_timeout_ms, 2500);
     CU_ASSERT_STRING_EQUAL(o.push_url, "https://profiles.example.com/p");
     CU_ASSERT_EQUAL(o.push_period_ms, 1000);
     CU_ASSERT_STRING_EQUAL(o.service, "shop");
@@ -760,7 +767,7 @@ static void test_push_options(void) {
     char text[2048];
     hs_options_format(&o, text, sizeof text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",push=https://profiles.example.com/p,push_period=1s,"
-                                        "service=shop,push_labels=env=prod;region=eu,"
+                                        "push_timeout=2500ms,service=shop,push_labels=env=prod;region=eu,"
                                         "push_tenant=acme,push_auth=@/run/secrets/py"));
     o = parse_ok("push=http://127.0.0.1:4040,push_period=1h,service=auto");
     CU_ASSERT_EQUAL(o.push_period_ms, 3600000);
@@ -776,6 +783,9 @@ static void test_reject_push_options(void) {
         {"push=http://u:p@h", "bad option 'push=http://u:p@h': credentials in the URL"},
         {"push=http://h,push_period=500ms", "bad option 'push_period=500ms': too short; accepted: "},
         {"push=http://h,push_period=2h", "bad option 'push_period=2h': too long"},
+        {"push=http://h,push_timeout=500ms", "bad option 'push_timeout=500ms': too short; accepted: "},
+        {"push=http://h,push_timeout=2m", "bad option 'push_timeout=2m': too long"},
+        {"push=http://h,push_timeout=soon", "bad option 'push_timeout=soon': not a duration"},
         {"push=http://h,push_labels=1x=y", "bad option 'push_labels=1x=y': a label name is not"},
         {"push=http://h,push_labels=env", "bad option 'push_labels=env': a label is not k=v"},
         {"push=http://h,service=a{b}", "bad option 'service=a{b}': printable ASCII"},

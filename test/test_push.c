@@ -7,6 +7,7 @@
 
 #include "http_message.h"
 #include "push_sink.h"
+#include "push_transport.h"
 #include "pyroscope_ingest.h"
 #include "unit.h"
 
@@ -32,22 +33,76 @@ static hs_push_outcome answer(int status) {
 
 static void test_classify(void) {
     hs_push_outcome o = answer(200);
-    CU_ASSERT_EQUAL(hs_push_classify(&o), HS_PUSH_SENT);
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 0), HS_PUSH_SENT);
     o = answer(204);
-    CU_ASSERT_EQUAL(hs_push_classify(&o), HS_PUSH_SENT);
+    o.timed_out = true; /* a 2xx status line, then a trickling body: taken all the same */
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 1), HS_PUSH_SENT);
     int retried[] = {0, 500, 502, 503, 429, 408};
     for (size_t i = 0; i < sizeof retried / sizeof retried[0]; i++) {
         o = answer(retried[i]);
-        CU_ASSERT_EQUAL(hs_push_classify(&o), HS_PUSH_RETRY);
+        CU_ASSERT_EQUAL(hs_push_classify(&o, 0), HS_PUSH_RETRY);
     }
     o = answer(0);
-    o.timed_out = true;
-    CU_ASSERT_EQUAL(hs_push_classify(&o), HS_PUSH_RETRY);
+    o.timed_out = true; /* before the request was out: it cannot have arrived */
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 3), HS_PUSH_RETRY);
+    o.sent_whole = true; /* it went out whole: once more, then dropped */
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 0), HS_PUSH_RESEND);
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 1), HS_PUSH_UNANSWERED);
+    o = answer(500);
+    o.sent_whole = true; /* an answer came: not "unanswered" */
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 1), HS_PUSH_RETRY);
     int refused[] = {400, 401, 403, 404, 413, 301};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         o = answer(refused[i]);
-        CU_ASSERT_EQUAL(hs_push_classify(&o), HS_PUSH_REJECTED);
+        CU_ASSERT_EQUAL(hs_push_classify(&o, 0), HS_PUSH_REJECTED);
     }
+    o = answer(0); /* a redirect loop, a redirect to http from https or to file:// */
+    o.permanent = true;
+    CU_ASSERT_EQUAL(hs_push_classify(&o, 0), HS_PUSH_REJECTED);
+}
+
+/* A profile sent whole without an answer is sent once more with the same window, and
+ * dropped after a second such try; the next one is not affected by it. */
+static void test_unanswered_twice_dropped(void) {
+    fake_clock c = {.now = 0, .random = 0};
+    hs_push_clock clock = {fake_now, fake_random, &c};
+    hs_push_sink *s = hs_push_sink_create(&POLICY, &clock);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    int64_t t0 = 1700000000123456789LL, t1 = t0 + 1000000000, t2 = t1 + 999999999;
+    hs_push_sink_add(s, bytes(10), 10, t0, t1);
+    hs_push_sink_add(s, bytes(10), 10, t1, t2);
+    hs_push_outcome silent = answer(0);
+    silent.timed_out = silent.sent_whole = true;
+    int64_t wait;
+    const hs_push_profile *p = hs_push_sink_due(s, &wait);
+    const uint8_t *body = p->body;
+    CU_ASSERT_EQUAL(hs_push_sink_settle(s, &silent), HS_PUSH_RESEND);
+    c.now += 10000;
+    p = hs_push_sink_due(s, &wait);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p); /* the same window, the same bytes */
+    CU_ASSERT_EQUAL(p->from, t0);
+    CU_ASSERT_EQUAL(p->until, t1);
+    CU_ASSERT_PTR_EQUAL(p->body, body);
+    CU_ASSERT_EQUAL(p->unanswered, 1);
+    CU_ASSERT_EQUAL(hs_push_sink_settle(s, &silent), HS_PUSH_UNANSWERED);
+    p = hs_push_sink_due(s, &wait);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->from, t1); /* starts where the dropped one ended */
+    CU_ASSERT_EQUAL(p->unanswered, 0);
+    hs_push_outcome ok = answer(200);
+    CU_ASSERT_EQUAL(hs_push_sink_settle(s, &ok), HS_PUSH_SENT);
+    hs_push_counters k = hs_push_sink_counters(s);
+    CU_ASSERT_EQUAL(k.resent, 1);
+    CU_ASSERT_EQUAL(k.retried, 1);
+    CU_ASSERT_EQUAL(k.dropped_unanswered, 1);
+    CU_ASSERT_EQUAL(k.sent, 1);
+    CU_ASSERT_EQUAL(k.queued, 0);
+    hs_push_sink_destroy(s);
+}
+
+static void test_redirect_protocols(void) {
+    CU_ASSERT_STRING_EQUAL(hs_push_redirect_protocols("https://profiles.example"), "https");
+    CU_ASSERT_STRING_EQUAL(hs_push_redirect_protocols("http://127.0.0.1:4040"), "http,https");
 }
 
 static void test_backoff_doubles_with_jitter_and_cap(void) {
@@ -227,10 +282,12 @@ static void test_labels(void) {
 
 static void test_ingest_url(void) {
     char url[512];
+    /* the window's nanoseconds, 19 digits (Pyroscope's attime reads them as nanoseconds) */
     size_t n = hs_pyroscope_ingest_url("http://127.0.0.1:4040/", "shop", "env=test;region=eu",
-                                       1700000000, 1700000015, url, sizeof url);
+                                       1700000000123456789LL, 1700000015000000001LL, url,
+                                       sizeof url);
     CU_ASSERT_STRING_EQUAL(url, "http://127.0.0.1:4040/ingest?name=shop%7Benv%3Dtest%2Cregion%3Deu%7D"
-                                "&from=1700000000&until=1700000015&format=pprof");
+                                "&from=1700000000123456789&until=1700000015000000001&format=pprof");
     CU_ASSERT_EQUAL(n, strlen(url));
     hs_pyroscope_ingest_url("https://h/p", "a.b$C", "", 1, 2, url, sizeof url);
     CU_ASSERT_STRING_EQUAL(url, "https://h/p/ingest?name=a.b%24C%7B%7D&from=1&until=2&format=pprof");
@@ -278,6 +335,8 @@ static void test_retry_after(void) {
 
 static CU_TestInfo sink_tests[] = {
     {"classify outcomes", test_classify},
+    {"unanswered twice: dropped", test_unanswered_twice_dropped},
+    {"redirect protocols", test_redirect_protocols},
     {"backoff doubles, jitter, cap", test_backoff_doubles_with_jitter_and_cap},
     {"order, retry, Retry-After, refusal", test_order_and_retry},
     {"Retry-After capped", test_retry_after_capped},

@@ -4,8 +4,10 @@
  *
  *   none         does nothing else
  *   delete-dir   deletes DIR (which must be empty): the agent's directory is gone at exit
- *   block-temp   creates the files TARGET.tmp.<pid>.0 .. .63: the names the agent would use
- *                for its temporary file (see src/output/file_output.c) are all taken
+ *   file-size-limit  lowers its own RLIMIT_FSIZE to 1 KiB (prlimit): the agent's write
+ *                of the profile (a few KiB) fails with EFBIG (HotSpot ignores SIGXFSZ), the
+ *                lines on stdout and stderr still fit; the temporary
+ *                names cannot be taken instead: they are random (src/output/file_output.c)
  *   dir-at-target  creates a directory at TARGET: the agent must not replace it
  *   fifo-at-target creates a FIFO at TARGET (mkfifo): the agent must not replace it
  *   read-only-dir  makes DIR read-only (r-x): no file can be created in it (unless root)
@@ -24,12 +26,22 @@ import java.util.List;
 
 public class OutputTrouble {
     public static final String MARKER = "OutputTrouble: main ran";
-    static final int BLOCKED_NAMES = 64;
 
     static void mkfifo(Path path) throws IOException {
         try {
             Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
             if (p.waitFor() != 0) throw new IOException("mkfifo " + path + " failed");
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /* prlimit --pid SELF --fsize=BYTES (util-linux). */
+    static void limitFileSize(long bytes) throws IOException {
+        try {
+            Process p = new ProcessBuilder("prlimit", "--pid", Long.toString(ProcessHandle.current().pid()),
+                    "--fsize=" + bytes + ":" + bytes).inheritIO().start();
+            if (p.waitFor() != 0) throw new IOException("prlimit --fsize failed");
         } catch (InterruptedException e) {
             throw new IOException(e);
         }
@@ -44,12 +56,7 @@ public class OutputTrouble {
         switch (action) {
             case "none" -> { }
             case "delete-dir" -> Files.delete(path);
-            case "block-temp" -> {
-                long pid = ProcessHandle.current().pid();
-                for (int n = 0; n < BLOCKED_NAMES; n++) {
-                    Files.writeString(Paths.get(path + ".tmp." + pid + "." + n), "taken");
-                }
-            }
+            case "file-size-limit" -> limitFileSize(1024);
             case "dir-at-target" -> Files.createDirectory(path);
             case "fifo-at-target" -> mkfifo(path);
             case "read-only-dir" -> Files.setPosixFilePermissions(path,

@@ -108,6 +108,37 @@ public final class Endpoint {
                 Files.readString(scratch.resolve("stderr")));
     }
 
+    /** What a test does with a running workload. */
+    interface Check {
+        void run(AgentRunner.Running jvm) throws Exception;
+    }
+
+    /** Starts HttpWorkload as runner says, with dynamic agent loading allowed (for jcmd),
+     * and runs check on it; a check that fails kills the JVM, so no child is left behind. */
+    static void checkWorkload(AgentRunner runner, Check check) throws Exception {
+        AgentRunner.Running jvm = runner.jvmFlags("-XX:+EnableDynamicAgentLoading").start("HttpWorkload");
+        try {
+            check.run(jvm);
+        } catch (Throwable t) {
+            jvm.close();
+            throw t;
+        }
+    }
+
+    /** Asks the agent for its status (printed on the JVM's stdout), then ends the workload
+     * (its "stop" file) and waits for its exit. */
+    static AgentRunner.Result statusThenStop(AgentRunner.Running jvm) throws Exception {
+        jcmd(jvm.process.pid(), "status");
+        Files.writeString(jvm.dir.resolve("stop"), "");
+        return jvm.finish();
+    }
+
+    /** The push line of the status a run printed on its stdout. */
+    static String pushStatusLine(AgentRunner.Result r) {
+        return r.stdout.lines().filter(l -> l.startsWith("heapsampler: push: to ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no push status line in:\n" + r.stdout));
+    }
+
     /** jcmd PID JVMTI.agent_load LIBRARY "COMMAND" (quoted, as the README says: jcmd splits
      * its arguments at "="); returns jcmd's output. */
     static String jcmd(long pid, String command) throws IOException, InterruptedException {

@@ -27,8 +27,8 @@ public class HttpBoundsTest {
         try {
             Thread.sleep(1000);
             CompletableFuture<Long> trickle = CompletableFuture.supplyAsync(() -> trickle(e.port));
-            Socket delta = send(e.port, "GET /debug/pprof/heap?seconds=300 HTTP/1.1\r\nHost: x\r\n\r\n");
-            Socket nonReader = send(e.port, "GET /flamegraph HTTP/1.1\r\nHost: x\r\n\r\n");
+            Socket delta = send(e.port, "GET /debug/pprof/heap?seconds=300 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            Socket nonReader = send(e.port, "GET /flamegraph HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
             nonReader.setReceiveBufferSize(1024);
             Thread.sleep(500);
 
@@ -80,7 +80,7 @@ public class HttpBoundsTest {
      * took (ms), at most 60 s. */
     static long trickle(int port) {
         long t0 = System.nanoTime();
-        byte[] head = ("GET /debug/pprof/heap HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(64)
+        byte[] head = ("GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(64)
                 + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {

@@ -134,7 +134,7 @@ public class HttpEndpointTest {
     static void otherRoutes(Endpoint e) throws Exception {
         Endpoint.Fetch index = e.fetch("/debug/pprof/").assertStatus(200)
                 .assertHeader("Content-Type: text/html; charset=utf-8");
-        if (!index.bodyText().contains("href=\"allocs\"")) {
+        if (!index.bodyText().contains("<a href='allocs?debug=1'>allocs</a>")) {
             throw new AssertionError("index: " + index.bodyText());
         }
         Endpoint.Fetch flame = e.fetch("/flamegraph").assertStatus(200)

@@ -3,10 +3,12 @@
  * @summary http= refusals and the token: a port in use stops the JVM from starting with
  *          one line (as a bad file= does), and fails an attach-time load while the
  *          application runs on (a later load on a free port serves); a non-loopback
- *          address without http_token=, an unreadable, empty or FIFO token file, a token given
- *          inline are refused at startup naming the option; with http_token=@FILE a
- *          request without the bearer token or with a wrong one gets 401, with it 200, and
- *          the token shows nowhere (logs, status, profile)
+ *          address without http_token=, an unreadable, empty or FIFO token file, one its
+ *          group or others may read (the line says chmod 600), a token given inline are
+ *          refused at startup naming the option; with http_token=@FILE a request without
+ *          the bearer token, with a wrong one, or with the right one followed by a NUL byte
+ *          and more gets 401 or 400, with it 200, and the token shows nowhere (logs, status,
+ *          profile)
  * @library /lib
  * @build HttpWorkload Endpoint
  * @run driver HttpRefusalTest
@@ -19,6 +21,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 
 public class HttpRefusalTest {
@@ -38,7 +41,14 @@ public class HttpRefusalTest {
                 "heapsampler: bad option 'http_token=@no-such-file': cannot read it: No such file");
         Path empty = AgentRunner.newRunDirectory("token").resolve("empty");
         Files.writeString(empty, "\n");
+        Files.setPosixFilePermissions(empty, PosixFilePermissions.fromString("rw-------"));
         refusedAtStartup("http=0,http_token=@" + empty, "': the token file is empty");
+        Path shared = empty.resolveSibling("shared");
+        Files.writeString(shared, TOKEN + "\n");
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rw-r-----"));
+        refusedAtStartup("http=0,http_token=@" + shared, "heapsampler: bad option 'http_token=@" + shared
+                + "': it is readable or writable by its group or others (mode 0640): make it private "
+                + "with chmod 600 " + shared);
         Path fifo = empty.resolveSibling("fifo"); /* would block an open() without O_NONBLOCK */
         if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) {
             refusedAtStartup("http=0,http_token=@" + fifo, "': cannot read it: not a regular file");
@@ -46,6 +56,18 @@ public class HttpRefusalTest {
         refusedAtStartup("http=0,http_token=" + TOKEN, "heapsampler: bad option 'http_token="
                 + TOKEN + "': not @FILE");
         token();
+    }
+
+    /** Sends request (raw bytes, NUL included) and returns the answer's status line. */
+    static String rawStatusLine(int port, String request) throws Exception {
+        try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(30_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            int end = answer.indexOf("\r\n");
+            return end < 0 ? answer : answer.substring(0, end);
+        }
     }
 
     static void refusedAtStartup(String options, String line) throws Exception {
@@ -89,6 +111,7 @@ public class HttpRefusalTest {
     static void token() throws Exception {
         Path file = AgentRunner.newRunDirectory("token").resolve("token.txt");
         Files.writeString(file, TOKEN + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         Endpoint e = Endpoint.start("token", "http=0,http_token=@" + file + ",log=info",
                 "-XX:+EnableDynamicAgentLoading");
         String status;
@@ -97,6 +120,9 @@ public class HttpRefusalTest {
                     .assertHeader("WWW-Authenticate: Bearer realm=\"heapsampler\"");
             e.fetch("/debug/pprof/heap", "-H", "Authorization: Bearer " + TOKEN + "x").assertStatus(401);
             e.fetch("/debug/pprof/heap", "-H", "Authorization: Basic " + TOKEN).assertStatus(401);
+            String nul = rawStatusLine(e.port, "GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer " + TOKEN + "\0junk\r\n\r\n");
+            if (!nul.startsWith("HTTP/1.1 400 ")) throw new AssertionError("the token, a NUL and more: " + nul);
             Endpoint.Fetch ok = e.fetch("/debug/pprof/heap", "-H", "Authorization: Bearer " + TOKEN)
                     .assertStatus(200);
             Pprof.parse(ok.body()).validate();
@@ -111,7 +137,7 @@ public class HttpRefusalTest {
         }
         AgentRunner.Result r = e.stop();
         r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE);
-        r.assertStdoutContains("(bearer token required), 4 answered, 3 refused");
+        r.assertStdoutContains("(bearer token required), 5 answered, 4 refused");
         if (r.stdout.contains(TOKEN) || r.stderr.contains(TOKEN) || status.contains(TOKEN)) {
             r.fail("the token shows in the JVM's output");
         }

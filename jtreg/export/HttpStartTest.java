@@ -4,11 +4,13 @@
  *          clients: `heapsampler start PID --http` on a taken port, a non-loopback address
  *          without a token and an unreadable token file fails (exit 9, the agent's reason)
  *          while the application runs on; --http 127.0.0.1:0 serves a free port that the
- *          answer and status show; the index lists gc=1 and debug=1; ?debug=1 is the text
- *          report; go tool pprof -top reads /debug/pprof/heap; ?gc=1 forces a collection
- *          (X-Heapsampler-Gc) after which a set whose objects died after promotion is
- *          confirmed in use within 4 sigma of what the program holds; top --gc and
- *          dump --gc force one too; stop closes the endpoint and start opens it again
+ *          answer and status show; the index lists gc=1 and debug=1; ?debug=1 is Go's legacy
+ *          text heap profile, which go tool pprof reads from the URL (names from
+ *          /debug/pprof/symbol); go tool pprof -top reads /debug/pprof/heap; ?gc=1 forces a
+ *          collection (X-Heapsampler-Gc) after which a set whose objects died after
+ *          promotion is confirmed in use within 4 sigma of what the program holds; top --gc
+ *          and dump --gc force one too; stop closes the endpoint and start opens it again,
+ *          on the same port (asked for as port 0)
  * @library /lib
  * @build PromotedHttpWorkload Endpoint
  * @run driver HttpStartTest
@@ -47,9 +49,17 @@ public class HttpStartTest {
             if (!index.contains("?gc=1") || !index.contains("?debug=1")) throw new AssertionError(index);
             Endpoint.Fetch text = Endpoint.fetchUrl(base + "/debug/pprof/heap?debug=1").assertStatus(200)
                     .assertHeader("Content-Type: text/plain; charset=utf-8");
-            if (!text.bodyText().contains("keepHere")) throw new AssertionError("debug=1:\n" + text.bodyText());
+            if (!text.bodyText().startsWith("heap profile: ") || !text.bodyText().contains("\t" + SITE + "+0x0\t"))
+                throw new AssertionError("debug=1 is not Go's legacy heap text:\n" + text.bodyText());
+            if (text.headers().contains("X-Go-Pprof") || text.headers().contains("Content-Disposition"))
+                throw new AssertionError("debug=1 headers, as Go's: " + text.headers());
             GoPprof.Result top = GoPprof.pprof(go, "-top", base + "/debug/pprof/heap");
             if (top.exitCode() != 0 || !top.stdout().contains(SITE)) throw new AssertionError("go tool pprof -top");
+            /* go tool pprof URL?debug=1: the legacy parser, then /debug/pprof/symbol for names */
+            GoPprof.Result legacy = GoPprof.pprof(go, "-top", "-sample_index=inuse_space",
+                    base + "/debug/pprof/heap?debug=1").assertSuccess();
+            if (!legacy.stdout().contains(SITE) || !legacy.stdout().contains("Type: inuse_space"))
+                throw new AssertionError("go tool pprof of heap?debug=1 lacks " + SITE);
             confirmedAfterGc(base);
             Cli.run("top", pid, "--gc", "-n", "3").assertOk().assertStdoutContains("keepHere");
             java.nio.file.Path dump = t.dir().resolveSibling(t.dir().getFileName() + "-gc.pb.gz");
@@ -60,7 +70,8 @@ public class HttpStartTest {
             Cli.run("stop", pid).assertOk().assertStdoutContains("http: closed");
             Endpoint.Fetch closed = Endpoint.fetchUrl(base + "/debug/pprof/heap");
             if (closed.exitCode() != 7) throw new AssertionError("after stop, curl exit " + closed.exitCode());
-            serving(Cli.run("start", pid).assertOk().assertStdoutContains("sampling started"));
+            int again = serving(Cli.run("start", pid).assertOk().assertStdoutContains("sampling started"));
+            if (again != port) throw new AssertionError("port 0 moved across stop/start: " + port + " then " + again);
             t.assertUndisturbed(PromotedHttpWorkload.EXIT_CODE);
         }
     }

@@ -235,7 +235,7 @@ static int command_path(const hs_command *cmd, char *path, size_t len) {
     char err[HS_PATH_MAX + 256];
     if (hs_expand_file_pattern(cmd->options.file, (long)getpid(), time(NULL), path, len, err,
                                sizeof err) == 0 &&
-        hs_check_output_dir(path, err, sizeof err) == 0)
+        hs_dumps_check_dir(path, err, sizeof err) == 0)
         return 0;
     hs_error("bad command: file=%s: %s", cmd->options.file, err);
     return -1;

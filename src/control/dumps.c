@@ -14,6 +14,7 @@
 
 #include "agent_thread.h"
 #include "dump_files.h"
+#include "file_output.h"
 #include "live_tracker.h"
 #include "log.h"
 #include "oom_episode.h"
@@ -297,6 +298,16 @@ int hs_dumps_encode(hs_agent *agent, JNIEnv *jni, const hs_snapshot_request *req
     return rc;
 }
 
+int hs_dumps_check_dir(const char *path, char *err, size_t errlen) {
+    if (!lock_dumps()) {
+        snprintf(err, errlen, "the dump lock failed");
+        return -1;
+    }
+    int rc = hs_check_output_dir(path, err, errlen);
+    unlock_dumps();
+    return rc;
+}
+
 hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *live_out) {
     if (!agent->samples || !lock_dumps()) return NULL;
     in_dump = true;
@@ -311,11 +322,12 @@ hs_profile *hs_dumps_build_now(hs_agent *agent, JNIEnv *jni, hs_snapshot_live *l
 
 /* --- periodic profiles ----------------------------------------------------------------------- */
 
-/* Deletes the periodic file keep= no longer keeps (only ever one this run wrote). */
+/* Deletes the periodic file keep= no longer keeps (only ever one this run wrote), through
+ * the directory pinned at startup, as it was written. */
 static void retain(const char *path) {
-    char evicted[HS_PATH_MAX];
+    char evicted[HS_PATH_MAX], err[HS_PATH_MAX + 64];
     int rc = hs_dump_files_retain(&D.files, path, evicted, sizeof evicted);
-    if (rc == 1 && unlink(evicted) != 0)
+    if (rc == 1 && hs_remove_file(evicted, err, sizeof err) != 0)
         hs_warn("keep=%u: cannot delete the old profile '%s'", D.files.keep, evicted);
 }
 

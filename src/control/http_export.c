@@ -1,22 +1,21 @@
 /* http_export.c: the HTTP endpoint's lifecycle and profile source (see http_export.h). */
 #include "http_export.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent_thread.h"
 #include "control.h"
 #include "dumps.h"
 #include "http_server.h"
+#include "legacy_heap.h"
 #include "live_tracker.h"
 #include "log.h"
 #include "pprof_routes.h"
 #include "report_facts.h"
+#include "secret_file.h"
 #include "snapshot.h"
 #include "wall_clock.h"
 
@@ -30,6 +29,8 @@ typedef struct {
     JNIEnv *jni;            /* the serving thread's, while it runs */
     bool token;             /* a token is required */
     bool stuck;             /* the thread did not stop in time: nothing is freed */
+    int kept_port;          /* the port http=HOST:0 first got (0: none yet), for kept_host */
+    char kept_host[256];
 } http_export_state;
 
 static http_export_state H;
@@ -67,11 +68,11 @@ static void release(void *ctx, void *p) {
     free(b);
 }
 
-/* How a served profile is encoded: a format of the option table, or the text report. */
+/* How a served profile is encoded: a format of the option table, Go's legacy text, or the
+ * text report. */
 typedef struct {
     hs_agent *agent;
     hs_export_format format;
-    bool by_alloc;         /* the text of ?debug=1 on allocs: ranked by allocated bytes */
     hs_snapshot_live live; /* the snapshot fills it before the encoder runs (the report) */
 } encoding;
 
@@ -81,14 +82,9 @@ static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
         return hs_profile_encode_format(e->format == HS_EXPORT_HTML ? HS_FORMAT_HTML
                                                                     : HS_FORMAT_PPROF,
                                         e->agent->opts.collapsed, p, out, len);
+    if (e->format == HS_EXPORT_LEGACY) return hs_legacy_heap_encode(p, out, len);
     hs_report_options o;
     hs_report_options_defaults(&o);
-    if (e->format == HS_EXPORT_TEXT_ALL) { /* ?debug=1: every site, as Go lists every stack */
-        o.rows = HS_REPORT_ROWS_MAX;
-        o.stacks = true;
-        o.by = e->by_alloc ? HS_RANK_ALLOC : HS_RANK_INUSE;
-        o.width = 160; /* read in a browser or a file: room for the site names */
-    }
     hs_text text = {0};
     if (hs_report_of_agent(e->agent, p, &e->live, &o, &text) != 0) {
         hs_text_free(&text);
@@ -142,8 +138,7 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
         return -1;
     encoding *e = calloc(1, sizeof *e); /* the live facts are large for the thread's stack */
     if (!e) return -1;
-    *e = (encoding){.agent = agent, .format = what->format,
-                    .by_alloc = strcmp(what->default_type, "alloc_space") == 0};
+    *e = (encoding){.agent = agent, .format = what->format};
     hs_snapshot_request req = {.live = HS_LIVE_NOW, .default_type = what->default_type,
                                .live_out = &e->live,
                                .what = served_what(what)};
@@ -159,24 +154,10 @@ static int build(void *ctx, const hs_export_profile *what, uint8_t **out, size_t
 
 /* Reads the token file into the server. 0, or -1 (logged, the token never quoted). */
 static int load_token(const char *path) {
-    char text[HS_HTTP_AUTH_MAX + 2], why[160];
-    struct stat st;
-    /* O_NONBLOCK: a FIFO planted there must not hang the JVM's start */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    bool regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    ssize_t n = regular ? read(fd, text, sizeof text - 1) : -1;
-    int saved = fd >= 0 && !regular ? EINVAL : errno;
-    if (fd >= 0) close(fd);
-    if (n < 0) {
-        hs_error("bad option 'http_token=@%s': cannot read it: %s", path,
-                 saved == EINVAL && !regular ? "not a regular file" : strerror(saved));
-        return -1;
-    }
-    size_t len = 0;
-    if (n == (ssize_t)sizeof text - 1)
-        snprintf(why, sizeof why, "the file is too long for a token");
-    else
-        len = hs_http_token_from_text(text, (size_t)n, why, sizeof why);
+    char text[HS_HTTP_AUTH_MAX + 2], why[HS_PATH_MAX + 160];
+    size_t n = 0, len = 0;
+    if (hs_read_secret_file(path, text, sizeof text, &n, why, sizeof why) == 0)
+        len = hs_http_token_from_text(text, n, why, sizeof why);
     int rc = 0;
     if (len == 0) {
         hs_error("bad option 'http_token=@%s': %s", path, why);
@@ -203,11 +184,29 @@ static void shown_address(const hs_options *o, char *out, size_t len) {
     snprintf(out, len, "%s%s%s:%d", v6 ? "[" : "", o->http_host, v6 ? "]" : "", (int)o->http_port);
 }
 
+/* Binds o's address into H.server. Port 0 asks for the port this endpoint first got on
+ * that host, when it is free, so that stop and start keep the address scrapers know. */
+static int bind_server(const hs_options *o, char *err, size_t errlen) {
+    bool sticky = o->http_port == 0 && H.kept_port && strcmp(H.kept_host, o->http_host) == 0;
+    if (sticky && hs_http_server_open(o->http_host, H.kept_port, H.token, &H.server, err,
+                                      errlen) == 0)
+        return 0;
+    if (hs_http_server_open(o->http_host, o->http_port, H.token, &H.server, err, errlen) != 0)
+        return -1;
+    if (sticky)
+        hs_info("http: port %d, served before, is taken: serving on another", H.kept_port);
+    else if (o->http_port == 0 && strlen(o->http_host) < sizeof H.kept_host) {
+        H.kept_port = hs_http_server_port(H.server);
+        snprintf(H.kept_host, sizeof H.kept_host, "%s", o->http_host);
+    }
+    return 0;
+}
+
 /* Binds o's address, reads its token, makes the routes: 0, or -1 (logged, nothing open). */
 static int open_with(hs_agent *agent, const hs_options *o) {
     char err[512], shown[300];
     H.token = o->http_token_file[0] != '\0';
-    if (hs_http_server_open(o->http_host, o->http_port, H.token, &H.server, err, sizeof err) != 0) {
+    if (bind_server(o, err, sizeof err) != 0) {
         shown_address(o, shown, sizeof shown);
         hs_error("bad option 'http=%s': %s", shown, err);
         return -1;
@@ -310,9 +309,10 @@ size_t hs_http_export_status(char *buf, size_t len) {
         n = snprintf(buf, len, "http: off\n");
     } else {
         hs_http_counters c = hs_http_server_counters(H.server);
-        n = snprintf(buf, len, "http: serving on %s%s, %lu answered, %lu refused, %lu timed out\n",
-                     hs_http_server_address(H.server), H.token ? " (bearer token required)" : "",
-                     c.answered, c.refused, c.timed_out);
+        n = snprintf(buf, len, "http: serving on %s%s, %lu answered, %lu refused, %lu timed out, "
+                     "%lu evicted\n", hs_http_server_address(H.server),
+                     H.token ? " (bearer token required)" : "", c.answered, c.refused,
+                     c.timed_out, c.evicted);
     }
     return n > 0 ? (size_t)n : 0;
 }

@@ -654,6 +654,8 @@ static const char *show_http_token(const hs_options *opts, char *scratch, size_t
 
 #define PUSH_PERIOD_MIN_MS 1000
 #define PUSH_PERIOD_MAX_MS (3600 * 1000) /* the ingester refuses windows older than ~1 h */
+#define PUSH_TIMEOUT_MIN_MS 1000
+#define PUSH_TIMEOUT_MAX_MS (60 * 1000)
 
 /* A text option: "none" (or "auto" for service=) clears it, else check() must accept it. */
 static int parse_text(const char *value, const char *unset, char *field, size_t size,
@@ -681,22 +683,38 @@ static const char *show_push(const hs_options *opts, char *scratch, size_t len) 
     return opts->push_url[0] ? opts->push_url : "off";
 }
 
-static int parse_push_period(const char *value, hs_options *opts, char *why, size_t whylen) {
+/* A duration from min_ms to max_ms into *out. 0, or -1 with why. */
+static int parse_bounded_duration(const char *value, int64_t min_ms, int64_t max_ms,
+                                  int64_t *out, char *why, size_t whylen) {
     int64_t ms = 0;
     if (hs_parse_duration_ms(value, &ms) != 0) {
         snprintf(why, whylen, "not a duration");
         return -1;
     }
-    if (ms < PUSH_PERIOD_MIN_MS || ms > PUSH_PERIOD_MAX_MS) {
-        snprintf(why, whylen, ms < PUSH_PERIOD_MIN_MS ? "too short" : "too long");
+    if (ms < min_ms || ms > max_ms) {
+        snprintf(why, whylen, ms < min_ms ? "too short" : "too long");
         return -1;
     }
-    opts->push_period_ms = ms;
+    *out = ms;
     return 0;
+}
+
+static int parse_push_period(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded_duration(value, PUSH_PERIOD_MIN_MS, PUSH_PERIOD_MAX_MS,
+                                  &opts->push_period_ms, why, whylen);
 }
 
 static const char *show_push_period(const hs_options *opts, char *scratch, size_t len) {
     return show_duration(opts->push_period_ms, scratch, len);
+}
+
+static int parse_push_timeout(const char *value, hs_options *opts, char *why, size_t whylen) {
+    return parse_bounded_duration(value, PUSH_TIMEOUT_MIN_MS, PUSH_TIMEOUT_MAX_MS,
+                                  &opts->push_timeout_ms, why, whylen);
+}
+
+static const char *show_push_timeout(const hs_options *opts, char *scratch, size_t len) {
+    return show_duration(opts->push_timeout_ms, scratch, len);
 }
 
 static int parse_service(const char *value, hs_options *opts, char *why, size_t whylen) {
@@ -861,6 +879,10 @@ static const option_row option_table[] = {
     {"push_period", "15s", "a duration from 1s to 1h: digits with ms, s, m or h (1s, 15s, 1m)",
      "the window each pushed profile covers (its allocation values are that window's)",
      parse_push_period, show_push_period},
+    {"push_timeout", "10s", "a duration from 1s to 60s: digits with ms, s, m or h (5s, 30s)",
+     "the longest one push request may take (3 s of it at most to connect); a profile sent "
+     "whole that gets no answer in time is sent once more, the same window, then dropped",
+     parse_push_timeout, show_push_timeout},
     {"service", "auto", "auto (the main class or jar), or a name of printable ASCII without "
      "spaces, {, }, =, \", ',' or ';'",
      "the service name pushed profiles are stored under", parse_service, show_service},

@@ -5,13 +5,11 @@
  * the fields set before the thread starts. */
 #include "push_export.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent_thread.h"
@@ -22,11 +20,11 @@
 #include "push_sink.h"
 #include "push_transport.h"
 #include "pyroscope_ingest.h"
+#include "secret_file.h"
 #include "snapshot.h"
 #include "wall_clock.h"
 
 #define CONNECT_TIMEOUT_MS 3000
-#define REQUEST_TIMEOUT_MS 10000
 #define EXIT_BUDGET_MS (HS_PUSH_EXIT_MS - 500) /* the thread's share; the rest is slack */
 #define INGEST_MAX_BYTES (4u << 20)            /* the ingester's limit, uncompressed */
 #define MAX_AGE_MS (55 * 60 * 1000)            /* the ingester refuses what is ~1 h old */
@@ -48,6 +46,10 @@ typedef struct {
     atomic_int_fast64_t abort_at_ms;        /* requests give up once the clock passes it */
     _Atomic uint64_t windows, build_failures, shaped_folded, shaped_truncated;
     bool failing;                           /* the last attempt failed (log on change) */
+    struct {                                /* per verdict: the last failure logged, and */
+        char detail[160];                   /* how often it came again since ("": none) */
+        unsigned repeats;
+    } logged[HS_PUSH_UNANSWERED + 1];
     bool stuck;                             /* the thread did not stop in time */
 } push_state;
 
@@ -74,25 +76,14 @@ int64_t hs_push_queue_bytes(int64_t memory) { return memory / 16; }
 
 /* Reads push_auth=@FILE into the Authorization header. 0, or -1 (logged, never quoting it). */
 static int load_auth(const char *path) {
-    char text[HS_PUSH_AUTH_MAX + 1], why[160];
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a planted FIFO must not hang */
-    bool regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    ssize_t n = regular ? read(fd, text, sizeof text) : -1;
-    int saved = errno;
-    if (fd >= 0) close(fd);
-    size_t len = 0;
-    if (n < 0)
-        snprintf(why, sizeof why, "cannot read it: %s",
-                 fd >= 0 && !regular ? "not a regular file" : strerror(saved));
-    else if (n == (ssize_t)sizeof text)
-        snprintf(why, sizeof why, "the file is too long for credentials");
-    else
-        len = hs_pyroscope_auth_header(text, (size_t)n, P.auth, sizeof P.auth, why, sizeof why);
+    char text[HS_PUSH_AUTH_MAX + 1], why[HS_PATH_MAX + 160];
+    size_t n = 0, len = 0;
+    if (hs_read_secret_file(path, text, sizeof text, &n, why, sizeof why) == 0)
+        len = hs_pyroscope_auth_header(text, n, P.auth, sizeof P.auth, why, sizeof why);
     explicit_bzero(text, sizeof text);
     if (len > 0) return 0;
-    hs_error("bad option 'push_auth=@%s': %s; accepted: a readable file holding user:token "
-             "(basic) or a token (bearer)", path, why);
+    hs_error("bad option 'push_auth=@%s': %s; accepted: a file private to its owner holding "
+             "user:token (basic) or a token (bearer)", path, why);
     return -1;
 }
 
@@ -180,6 +171,7 @@ static void push_window(JNIEnv *jni) {
     hs_snapshot_source src = hs_agent_snapshot_source(P.agent);
     uint64_t *now_fp = hs_snapshot_read_weights(&src, &n);
     int64_t now = hs_wall_nanos();
+    if (now < P.window_start) now = P.window_start; /* the clock was set back: an empty window */
     if (!now_fp || !hs_snapshot_extend_weights(&P.base_fp, &P.nbase, n)) {
         free(now_fp);
         atomic_fetch_add(&P.build_failures, 1);
@@ -198,8 +190,8 @@ static void push_window(JNIEnv *jni) {
         atomic_fetch_add(&P.build_failures, 1);
         return;
     }
-    hs_push_sink_add(P.sink, body, len, P.window_start / 1000000000,
-                     (now + 999999999) / 1000000000);
+    /* the window's exact nanoseconds: this window ends where the next one starts */
+    hs_push_sink_add(P.sink, body, len, P.window_start, now);
     atomic_fetch_add(&P.windows, 1);
     free(P.base_fp);
     P.base_fp = now_fp;
@@ -214,17 +206,87 @@ static bool should_abort(void *ctx) {
     return mono_ms() >= atomic_load(&P.abort_at_ms);
 }
 
-/* Logs what an attempt changed: a refusal (always), the first failure of a run, a recovery. */
+/* Whether two errors are the same but for their numbers ("timed out after 2001 ms"). */
+static bool same_failure(const char *a, const char *b) {
+    while (*a && *b) {
+        bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+        if (da != db) return false;
+        if (da) {
+            a += strspn(a, "0123456789");
+            b += strspn(b, "0123456789");
+        } else if (*a++ != *b++) {
+            return false;
+        }
+    }
+    return *a == *b;
+}
+
+/* The count of a failure's repeats since it was logged, said once (then cleared). */
+static void flush_repeats(hs_push_verdict v) {
+    if (P.logged[v].repeats)
+        hs_warn("push: the same failure again %u times (logged once): %s", P.logged[v].repeats,
+                P.logged[v].detail);
+    P.logged[v].repeats = 0;
+}
+
+static void flush_all_repeats(void) {
+    for (int v = 0; v <= HS_PUSH_UNANSWERED; v++) flush_repeats((hs_push_verdict)v);
+}
+
+/* A failed attempt's line, unless it is the failure last logged for this verdict again
+ * (numbers aside): then it is only counted. */
+static void log_failure(hs_push_verdict v, const char *detail, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void log_failure(hs_push_verdict v, const char *detail, const char *fmt, ...) {
+    if (P.logged[v].detail[0] && same_failure(P.logged[v].detail, detail)) {
+        P.logged[v].repeats++;
+        return;
+    }
+    flush_repeats(v);
+    snprintf(P.logged[v].detail, sizeof P.logged[v].detail, "%s", detail);
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    hs_warn("%s", line);
+}
+
+/* Logs what an attempt changed: each failure (one that is the last one logged for its
+ * verdict again is only counted), and a recovery after failures, after which a failure
+ * to connect or answer is news again. */
 static void log_attempt(const hs_push_profile *p, hs_push_verdict v, const hs_push_outcome *o) {
     const char *url = P.agent->opts.push_url;
-    if (v == HS_PUSH_REJECTED)
-        hs_warn("push: %s refused the profile of %lld-%lld (%s): dropped, it would not succeed",
-                url, (long long)p->from, (long long)p->until, o->detail);
-    else if (v == HS_PUSH_RETRY && !P.failing)
-        hs_warn("push: %s: %s; retrying with backoff (profiles queue meanwhile)", url, o->detail);
-    else if (v == HS_PUSH_SENT && P.failing)
+    long long from = (long long)p->from, until = (long long)p->until;
+    switch (v) {
+    case HS_PUSH_SENT:
+        if (!P.failing) break;
+        flush_all_repeats();
+        P.logged[HS_PUSH_RETRY].detail[0] = P.logged[HS_PUSH_RESEND].detail[0] = '\0';
         hs_warn("push: %s answers again", url);
-    if (v != HS_PUSH_REJECTED) P.failing = v == HS_PUSH_RETRY;
+        break;
+    case HS_PUSH_REJECTED:
+        log_failure(v, o->detail, "push: %s refused the profile of %lld-%lld ns (%s): dropped, "
+                    "it would not succeed", url, from, until, o->detail);
+        break;
+    case HS_PUSH_UNANSWERED:
+        log_failure(v, o->detail, "push: %s did not answer the profile of %lld-%lld ns, sent "
+                    "whole twice (%s): dropped; the receiver may hold it", url, from, until,
+                    o->detail);
+        break;
+    case HS_PUSH_RESEND:
+        log_failure(v, o->detail, "push: %s: %s after the whole profile was sent: it is sent "
+                    "once more, the same window (from, until and body unchanged)", url,
+                    o->detail);
+        break;
+    case HS_PUSH_RETRY:
+        log_failure(v, o->detail, "push: %s: %s; retrying with backoff (profiles queue "
+                    "meanwhile)", url, o->detail);
+        break;
+    }
+    if (v != HS_PUSH_REJECTED && v != HS_PUSH_UNANSWERED)
+        P.failing = v == HS_PUSH_RETRY || v == HS_PUSH_RESEND;
 }
 
 /* Sends the profile due; its verdict. */
@@ -265,7 +327,9 @@ static void final_pass(JNIEnv *jni, int64_t deadline) {
             continue;
         }
         if (!p || left < 100) break;
-        if (send_profile(p, left > REQUEST_TIMEOUT_MS ? REQUEST_TIMEOUT_MS : left) == HS_PUSH_RETRY)
+        int64_t timeout = P.agent->opts.push_timeout_ms;
+        hs_push_verdict v = send_profile(p, left > timeout ? timeout : left);
+        if (v == HS_PUSH_RETRY || v == HS_PUSH_RESEND)
             break; /* the receiver is down or slow: what is left is dropped at exit */
     }
     hs_push_sink_abandon(P.sink);
@@ -282,7 +346,7 @@ static void JNICALL push_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg) {
         }
         const hs_push_profile *p = hs_push_sink_due(P.sink, &wait);
         if (p) {
-            send_profile(p, REQUEST_TIMEOUT_MS);
+            send_profile(p, P.agent->opts.push_timeout_ms);
             if (!hs_agent_thread_sleep(&P.thread, jvmti, 0)) break;
             continue;
         }
@@ -305,18 +369,20 @@ void hs_push_export_start(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 
 /* --- stopping and status --------------------------------------------------------------------- */
 
-/* "S sent, R retried, Q queued (B bytes; at most Q2, B2 bytes); dropped: ..." */
+/* "S sent, R retried (N sent again after no answer, same window), Q queued (B bytes; at
+ * most Q2, B2 bytes); dropped: ..." */
 static int summary(char *buf, size_t len) {
     hs_push_counters c = hs_push_sink_counters(P.sink);
     return snprintf(buf, len,
-                    "%llu sent, %llu retried, %u queued (%zu bytes; at most %u, %zu bytes); "
-                    "dropped: %llu queue full, "
-                    "%llu refused, %llu expired, %llu at exit; %llu windows failed to build"
-                    "%s%s",
-                    (unsigned long long)c.sent, (unsigned long long)c.retried, c.queued,
-                    c.queued_bytes, c.peak_queued, c.peak_bytes, (unsigned long long)c.dropped_full,
-                    (unsigned long long)c.rejected, (unsigned long long)c.dropped_expired,
-                    (unsigned long long)c.dropped_exit,
+                    "%llu sent, %llu retried (%llu sent again after no answer, same window), "
+                    "%u queued (%zu bytes; at most %u, %zu bytes); dropped: %llu queue full, "
+                    "%llu refused, %llu unanswered twice, %llu expired, %llu at exit; %llu "
+                    "windows failed to build%s%s",
+                    (unsigned long long)c.sent, (unsigned long long)c.retried,
+                    (unsigned long long)c.resent, c.queued, c.queued_bytes, c.peak_queued,
+                    c.peak_bytes, (unsigned long long)c.dropped_full,
+                    (unsigned long long)c.rejected, (unsigned long long)c.dropped_unanswered,
+                    (unsigned long long)c.dropped_expired, (unsigned long long)c.dropped_exit,
                     (unsigned long long)atomic_load(&P.build_failures),
                     c.last_error[0] ? "; last error: " : "", c.last_error);
 }
@@ -330,10 +396,12 @@ void hs_push_export_stop(hs_agent *agent) {
         return;
     }
     hs_push_sink_abandon(P.sink); /* the thread never ran: nothing was sent */
-    char line[512];
+    flush_all_repeats();
+    char line[640];
     summary(line, sizeof line);
     hs_push_counters c = hs_push_sink_counters(P.sink);
-    bool lost = c.dropped_full || c.rejected || c.dropped_expired || c.dropped_exit;
+    bool lost = c.dropped_full || c.rejected || c.dropped_unanswered || c.dropped_expired ||
+                c.dropped_exit;
     hs_log(lost ? HS_LOG_WARN : HS_LOG_INFO, "push: %s", line);
     hs_push_sink_destroy(P.sink);
     P.sink = NULL;
@@ -348,7 +416,7 @@ size_t hs_push_export_status(char *buf, size_t len) {
     if (!P.sink || P.stuck) {
         n = snprintf(buf, len, "push: off\n");
     } else {
-        char line[512];
+        char line[640];
         summary(line, sizeof line);
         n = snprintf(buf, len, "push: to %s as %s every %lld ms, %llu windows; %s\n",
                      P.agent->opts.push_url, P.service, (long long)P.agent->opts.push_period_ms,

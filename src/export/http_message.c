@@ -1,7 +1,8 @@
-/* http_message.c: the request head parser, query parameters, the bearer-token check and
- * the response head (see http_message.h). */
+/* http_message.c: the request head parser, query parameters, the Host and bearer-token
+ * checks and the response head (see http_message.h). */
 #include "http_message.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -73,6 +74,52 @@ static int parse_request_line(span line, hs_http_request *req) {
     return parse_target(target, (size_t)(sp2 - target), req);
 }
 
+/* A header value may hold visible ASCII, spaces, tabs and obs-text (bytes >= 0x80), never a
+ * control character: NUL would end the value early for any C reader, a lone CR splits it. */
+static bool value_ok(const char *value, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+    }
+    return true;
+}
+
+/* A header a second time (Host, Authorization, Content-Length): 400, as RFC 9110 asks. */
+static int copy_once(bool *seen, char *out, size_t cap, const char *value, size_t len,
+                     int too_long) {
+    if (*seen) return 400;
+    if (len > cap) return too_long;
+    memcpy(out, value, len);
+    out[len] = '\0';
+    *seen = true;
+    return 0;
+}
+
+/* Host: "name[:port]" or "[v6]:port", characters of a URI authority only. 0, or 400. */
+static int check_host_syntax(const char *host) {
+    size_t n = strlen(host);
+    if (n == 0 || strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789.-_~!$&'()*+,;=:[]%") != n)
+        return 400;
+    return 0;
+}
+
+/* Content-Length: 1 to 18 digits, at most HS_HTTP_BODY_MAX. 0, or a status. */
+static int parse_content_length(const char *value, size_t len, hs_http_request *req) {
+    if (req->content_length >= 0 || len == 0 || len > 18) return 400;
+    long long n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (value[i] < '0' || value[i] > '9') return 400;
+        n = n * 10 + (value[i] - '0');
+    }
+    req->content_length = n;
+    return n > HS_HTTP_BODY_MAX ? 413 : 0;
+}
+
+static bool named(const char *name, size_t len, const char *wanted) {
+    return len == strlen(wanted) && strncasecmp(name, wanted, len) == 0;
+}
+
 /* "Name: value" (optional whitespace around the value). 0, or a status. */
 static int parse_header(span line, hs_http_request *req) {
     if (line.start < line.end && (*line.start == ' ' || *line.start == '\t'))
@@ -84,19 +131,28 @@ static int parse_header(span line, hs_http_request *req) {
     const char *value = colon + 1, *end = line.end;
     while (value < end && (*value == ' ' || *value == '\t')) value++;
     while (end > value && (end[-1] == ' ' || end[-1] == '\t')) end--;
-    size_t name_len = (size_t)(colon - line.start);
-    if (name_len != 13 || strncasecmp(line.start, "Authorization", 13) != 0) return 0;
-    if (req->has_authorization) return 400;
-    size_t value_len = (size_t)(end - value);
-    if (value_len > HS_HTTP_AUTH_MAX) return 431;
-    memcpy(req->authorization, value, value_len);
-    req->authorization[value_len] = '\0';
-    req->has_authorization = true;
+    size_t name_len = (size_t)(colon - line.start), value_len = (size_t)(end - value);
+    if (!value_ok(value, value_len)) return 400;
+    if (named(line.start, name_len, "Authorization")) {
+        int status = copy_once(&req->has_authorization, req->authorization, HS_HTTP_AUTH_MAX,
+                               value, value_len, 431);
+        req->authorization_len = value_len;
+        return status;
+    }
+    if (named(line.start, name_len, "Host")) {
+        int status = copy_once(&req->has_host, req->host, HS_HTTP_HOST_MAX, value, value_len,
+                               400);
+        return status ? status : check_host_syntax(req->host);
+    }
+    if (named(line.start, name_len, "Content-Length"))
+        return parse_content_length(value, value_len, req);
+    if (named(line.start, name_len, "Transfer-Encoding")) req->has_transfer_encoding = true;
     return 0;
 }
 
 int hs_http_parse_request(const char *buf, size_t len, hs_http_request *req) {
     memset(req, 0, sizeof *req);
+    req->content_length = -1;
     size_t pos = 0;
     span line;
     if (!next_line(buf, len, &pos, &line)) {
@@ -162,15 +218,63 @@ int hs_http_query_param(const char *query, const char *name, char *out, size_t o
 
 /* --- the bearer token ---------------------------------------------------------------------- */
 
-bool hs_http_bearer_matches(const char *authorization, const char *token, size_t token_len) {
-    if (strncasecmp(authorization, "Bearer ", 7) != 0 || token_len == 0) return false;
-    const char *given = authorization + 7;
-    while (*given == ' ') given++;
-    size_t given_len = strlen(given);
+bool hs_http_bearer_matches(const char *authorization, size_t auth_len, const char *token,
+                            size_t token_len) {
+    if (auth_len < 7 || strncasecmp(authorization, "Bearer ", 7) != 0 || token_len == 0)
+        return false;
+    size_t at = 7;
+    while (at < auth_len && authorization[at] == ' ') at++;
+    const char *given = authorization + at;
+    size_t given_len = auth_len - at;
     unsigned diff = given_len != token_len;
     for (size_t i = 0; i < token_len; i++) /* as long as the token, whatever was sent */
         diff |= (unsigned char)token[i] ^ (unsigned char)(i < given_len ? given[i] : 0);
     return diff == 0;
+}
+
+/* --- the Host check ------------------------------------------------------------------------ */
+
+/* Whether text (no port) is a loopback literal: IPv4 in 127.0.0.0/8, ::1, ::ffff:127.x. */
+static bool loopback_literal(const char *text) {
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (inet_pton(AF_INET, text, &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, text, &v6) != 1) return false;
+    return IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
+}
+
+/* The host part of a Host value into out (lowercase, no port, no brackets, no trailing
+ * dot). false when it is not host[:digits] or [v6][:digits]. */
+static bool host_part(const char *host, char *out, size_t cap) {
+    const char *end;
+    if (host[0] == '[') {
+        const char *close = strchr(host, ']');
+        if (!close) return false;
+        end = close + 1;
+        host++;
+        if ((size_t)(close - host) >= cap) return false;
+        memcpy(out, host, (size_t)(close - host));
+        out[close - host] = '\0';
+    } else {
+        end = host + strcspn(host, ":");
+        if ((size_t)(end - host) >= cap) return false;
+        memcpy(out, host, (size_t)(end - host));
+        out[end - host] = '\0';
+        size_t n = strlen(out);
+        if (n > 0 && out[n - 1] == '.') out[n - 1] = '\0';
+    }
+    if (*end == ':') end += 1 + strspn(end + 1, "0123456789");
+    if (*end != '\0' || out[0] == '\0') return false;
+    for (char *c = out; *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    return true;
+}
+
+bool hs_http_host_is_local(const char *host, const char *bound_host) {
+    char name[HS_HTTP_HOST_MAX + 1];
+    if (!host_part(host, name, sizeof name)) return false;
+    if (strcmp(name, "localhost") == 0 || loopback_literal(name)) return true;
+    return bound_host && bound_host[0] && strcasecmp(name, bound_host) == 0;
 }
 
 size_t hs_http_token_from_text(char *text, size_t len, char *why, size_t whylen) {
@@ -204,9 +308,11 @@ const char *hs_http_reason(int status) {
     case 301: return "Moved Permanently";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
     case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";

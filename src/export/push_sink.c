@@ -16,8 +16,11 @@ struct hs_push_sink {
     hs_push_counters c;
 };
 
-hs_push_verdict hs_push_classify(const hs_push_outcome *o) {
+hs_push_verdict hs_push_classify(const hs_push_outcome *o, uint32_t unanswered) {
     if (o->status >= 200 && o->status < 300) return HS_PUSH_SENT;
+    if (o->permanent) return HS_PUSH_REJECTED;
+    if (o->status == 0 && o->sent_whole) /* it may have arrived */
+        return unanswered >= 1 ? HS_PUSH_UNANSWERED : HS_PUSH_RESEND;
     if (o->status == 0 || o->timed_out || o->status >= 500 || o->status == 429 ||
         o->status == 408)
         return HS_PUSH_RETRY;
@@ -121,9 +124,9 @@ static void note_error(hs_push_sink *s, const hs_push_outcome *o) {
 }
 
 hs_push_verdict hs_push_sink_settle(hs_push_sink *s, const hs_push_outcome *o) {
-    hs_push_verdict v = hs_push_classify(o);
-    if (s->c.queued == 0) return v;
+    if (s->c.queued == 0) return hs_push_classify(o, 0);
     hs_push_profile *p = slot(s, 0);
+    hs_push_verdict v = hs_push_classify(o, p->unanswered);
     p->attempts++;
     if (v == HS_PUSH_SENT) {
         pop(s, &s->c.sent);
@@ -132,9 +135,15 @@ hs_push_verdict hs_push_sink_settle(hs_push_sink *s, const hs_push_outcome *o) {
     pthread_mutex_lock(&s->lock);
     note_error(s, o);
     pthread_mutex_unlock(&s->lock);
-    if (v == HS_PUSH_REJECTED) {
-        pop(s, &s->c.rejected);
+    if (v == HS_PUSH_REJECTED || v == HS_PUSH_UNANSWERED) {
+        pop(s, v == HS_PUSH_REJECTED ? &s->c.rejected : &s->c.dropped_unanswered);
         return v;
+    }
+    if (v == HS_PUSH_RESEND) {
+        p->unanswered++;
+        pthread_mutex_lock(&s->lock);
+        s->c.resent++;
+        pthread_mutex_unlock(&s->lock);
     }
     int64_t wait = hs_push_backoff_ms(&s->policy, p->attempts, s->clock.random(s->clock.ctx));
     if (o->retry_after_ms >= 0)

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "http_message.h"
+#include "text.h"
 #include "wall_clock.h"
 
 typedef void CURL;
@@ -23,7 +24,7 @@ typedef int CURLcode;
 /* Option numbers: type base (long 0, pointer 10000, function 20000, off_t 30000) + n. */
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_POSTFIELDS = 10015,
-    OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_XFERINFODATA = 10057,
+    OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_XFERINFODATA = 10057, OPT_CAINFO = 10065,
     OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
     OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079, OPT_XFERINFOFUNCTION = 20219,
     OPT_POSTFIELDSIZE_LARGE = 30120,
@@ -32,12 +33,17 @@ enum {
     OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
 };
 #define INFO_RESPONSE_CODE 0x200002 /* CURLINFO_LONG + 2 */
+#define INFO_SIZE_UPLOAD_T 0x600007 /* CURLINFO_OFF_T + 7 (libcurl 7.55) */
 #define GLOBAL_DEFAULT 3L           /* CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32 */
 #define CURLE_OK 0
+#define CURLE_UNSUPPORTED_PROTOCOL 1
+#define CURLE_URL_MALFORMAT 3
 #define CURLE_OPERATION_TIMEDOUT 28
 #define CURLE_ABORTED_BY_CALLBACK 42
+#define CURLE_TOO_MANY_REDIRECTS 47
 #define CURLE_UNKNOWN_OPTION 48
 #define PROTO_HTTP_HTTPS 3L         /* CURLPROTO_HTTP | CURLPROTO_HTTPS */
+#define PROTO_HTTPS 2L              /* CURLPROTO_HTTPS */
 #define REDIR_POST_ALL 7L           /* CURL_REDIR_POST_301 | 302 | 303 */
 #define ERROR_SIZE 256              /* CURL_ERROR_SIZE */
 #define MAX_REDIRECTS 5L
@@ -83,8 +89,15 @@ static int load(char *why, size_t whylen) {
 
 /* --- callbacks ------------------------------------------------------------------------------- */
 
+static int64_t mono_ms(void) { return hs_monotonic_nanos() / 1000000; }
+
 /* What the answer said, as far as the outcome needs it. */
 typedef struct {
+    const hs_push_request *req;
+    int status;          /* of the last status line seen (a redirect's, then the final one's) */
+    int64_t ok_ms;       /* when a 2xx status line came: the profile is taken; 0: none */
+    bool uploaded;       /* the whole body went out */
+    size_t body_total;   /* bytes of the answer's body read */
     char retry_after[64];
     char body[96]; /* the start of the answer's body, for the log line of a refusal */
     size_t body_len;
@@ -97,13 +110,31 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx) {
     memcpy(a->body + a->body_len, data, take);
     a->body_len += take;
     a->body[a->body_len] = '\0';
+    a->body_total += len;
+    if (a->ok_ms && a->body_total > HS_PUSH_DRAIN_BYTES) return 0; /* enough: drop the rest */
     return len;
+}
+
+/* "HTTP/1.1 200 OK": 200; 0 when the line is not a status line. */
+static int status_of(const char *line, size_t len) {
+    if (len < 12 || strncmp(line, "HTTP/", 5) != 0) return 0;
+    const char *sp = memchr(line, ' ', len);
+    if (!sp || (size_t)(sp - line) + 4 > len) return 0;
+    int code = 0;
+    for (int i = 1; i <= 3; i++) {
+        if (sp[i] < '0' || sp[i] > '9') return 0;
+        code = code * 10 + (sp[i] - '0');
+    }
+    return code;
 }
 
 static size_t on_header(char *data, size_t size, size_t n, void *ctx) {
     answer *a = ctx;
     size_t len = size * n;
-    if (len > 5 && strncmp(data, "HTTP/", 5) == 0) { /* a new answer (after a redirect) */
+    int status = status_of(data, len);
+    if (status) { /* a new answer (a redirect's, or the final one) */
+        a->status = status;
+        if (status >= 200 && status < 300) a->ok_ms = mono_ms();
         a->retry_after[0] = '\0';
         a->body_len = 0;
         a->body[0] = '\0';
@@ -117,24 +148,34 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx) {
 }
 
 static int on_progress(void *ctx, int64_t dltotal, int64_t dlnow, int64_t ultotal, int64_t ulnow) {
-    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-    const hs_push_request *req = ctx;
-    return req->abort && req->abort(req->abort_ctx) ? 1 : 0;
+    (void)dltotal, (void)dlnow;
+    answer *a = ctx;
+    if (ultotal > 0 && ulnow >= ultotal) a->uploaded = true;
+    if (a->ok_ms && mono_ms() - a->ok_ms > HS_PUSH_DRAIN_MS) return 1; /* taken: stop reading */
+    return a->req->abort && a->req->abort(a->req->abort_ctx) ? 1 : 0;
 }
 
 /* --- one request ----------------------------------------------------------------------------- */
 
-static void restrict_protocols(CURL *curl) {
+const char *hs_push_redirect_protocols(const char *url) {
+    return strncmp(url, "https://", 8) == 0 ? "https" : "http,https";
+}
+
+static void restrict_protocols(CURL *curl, const char *url) {
+    const char *redirects = hs_push_redirect_protocols(url);
     if (C.easy_setopt(curl, OPT_PROTOCOLS_STR, "http,https") == CURLE_UNKNOWN_OPTION)
         C.easy_setopt(curl, OPT_PROTOCOLS, PROTO_HTTP_HTTPS); /* libcurl before 7.85 */
-    if (C.easy_setopt(curl, OPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_UNKNOWN_OPTION)
-        C.easy_setopt(curl, OPT_REDIR_PROTOCOLS, PROTO_HTTP_HTTPS);
+    if (C.easy_setopt(curl, OPT_REDIR_PROTOCOLS_STR, redirects) == CURLE_UNKNOWN_OPTION)
+        C.easy_setopt(curl, OPT_REDIR_PROTOCOLS,
+                      strcmp(redirects, "https") == 0 ? PROTO_HTTPS : PROTO_HTTP_HTTPS);
 }
 
 static CURLcode configure(CURL *curl, const hs_push_request *req, struct curl_slist *headers,
                           answer *a, char *error) {
     CURLcode rc = CURLE_OK;
-    restrict_protocols(curl);
+    restrict_protocols(curl, req->url);
+    const char *ca = getenv("HEAPSAMPLER_CA_BUNDLE");
+    if (ca && ca[0]) rc = C.easy_setopt(curl, OPT_CAINFO, ca);
     if (!rc) rc = C.easy_setopt(curl, OPT_URL, req->url);
     if (!rc) rc = C.easy_setopt(curl, OPT_NOSIGNAL, 1L);
     if (!rc) rc = C.easy_setopt(curl, OPT_ERRORBUFFER, error);
@@ -152,7 +193,7 @@ static CURLcode configure(CURL *curl, const hs_push_request *req, struct curl_sl
     if (!rc) rc = C.easy_setopt(curl, OPT_HEADERFUNCTION, on_header);
     if (!rc) rc = C.easy_setopt(curl, OPT_HEADERDATA, a);
     if (!rc) rc = C.easy_setopt(curl, OPT_XFERINFOFUNCTION, on_progress);
-    if (!rc) rc = C.easy_setopt(curl, OPT_XFERINFODATA, (const void *)req);
+    if (!rc) rc = C.easy_setopt(curl, OPT_XFERINFODATA, (void *)a);
     if (!rc) rc = C.easy_setopt(curl, OPT_NOPROGRESS, 0L);
     return rc;
 }
@@ -163,10 +204,44 @@ static void printable(char *s) {
         if ((unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f) *s = ' ';
 }
 
+/* The outcome of a transfer that ended with rc: a 2xx status line counts, whatever came
+ * after it (a trickling body cut at the drain bound). */
+static void judge(CURL *curl, CURLcode rc, const hs_push_request *req, answer *a,
+                  const char *error, hs_push_outcome *out) {
+    if (a->ok_ms) {
+        out->status = a->status;
+        return;
+    }
+    long status = 0;
+    if (rc == CURLE_OK) C.easy_getinfo(curl, INFO_RESPONSE_CODE, &status);
+    else if (a->status >= 400 || (a->status >= 100 && a->status < 200)) status = a->status;
+    out->status = (int)status;
+    if (rc == CURLE_OK) {
+        printable(a->body);
+        snprintf(out->detail, sizeof out->detail, "HTTP %ld%s%s", status, a->body[0] ? ": " : "",
+                 a->body);
+        return;
+    }
+    int64_t uploaded = 0;
+    bool whole = a->uploaded ||
+                 (C.easy_getinfo(curl, INFO_SIZE_UPLOAD_T, &uploaded) == CURLE_OK &&
+                  uploaded >= (int64_t)req->len);
+    out->sent_whole = status == 0 && whole;
+    out->timed_out = rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_ABORTED_BY_CALLBACK;
+    out->permanent = rc == CURLE_TOO_MANY_REDIRECTS || rc == CURLE_UNSUPPORTED_PROTOCOL ||
+                     rc == CURLE_URL_MALFORMAT;
+    const char *what = rc == CURLE_TOO_MANY_REDIRECTS ? "redirect loop: "
+                       : out->permanent                 ? "redirect refused: "
+                                                        : "";
+    hs_bounded detail = {out->detail, sizeof out->detail, 0};
+    hs_bounded_printf(&detail, "%s%s%s%s", what, C.easy_strerror(rc), error[0] ? ": " : "",
+                      error);
+}
+
 static void send_one(void *ctx, const hs_push_request *req, hs_push_outcome *out) {
     (void)ctx;
     *out = (hs_push_outcome){.retry_after_ms = -1};
-    answer a = {0};
+    answer a = {.req = req};
     char error[ERROR_SIZE] = "";
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < req->nheaders; i++) {
@@ -177,19 +252,8 @@ static void send_one(void *ctx, const hs_push_request *req, hs_push_outcome *out
     CURL *curl = C.easy_init();
     CURLcode rc = curl ? configure(curl, req, headers, &a, error) : CURLE_OK;
     if (curl && rc == CURLE_OK) rc = C.easy_perform(curl);
-    long status = 0;
-    if (curl && rc == CURLE_OK) C.easy_getinfo(curl, INFO_RESPONSE_CODE, &status);
-    out->status = (int)status;
-    out->timed_out = rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_ABORTED_BY_CALLBACK;
-    if (!curl) snprintf(out->detail, sizeof out->detail, "curl_easy_init failed");
-    else if (rc != CURLE_OK)
-        snprintf(out->detail, sizeof out->detail, "%.60s%s%.90s", C.easy_strerror(rc),
-                 error[0] ? ": " : "", error);
-    else if (status < 200 || status >= 300) {
-        printable(a.body);
-        snprintf(out->detail, sizeof out->detail, "HTTP %ld%s%s", status, a.body[0] ? ": " : "",
-                 a.body);
-    }
+    if (curl) judge(curl, rc, req, &a, error, out);
+    else snprintf(out->detail, sizeof out->detail, "curl_easy_init failed");
     if (a.retry_after[0])
         out->retry_after_ms = hs_http_retry_after_ms(a.retry_after, hs_wall_nanos() / 1000000000);
     if (curl) C.easy_cleanup(curl);

@@ -2,11 +2,14 @@
  *
  * Everything happens relative to the target's directory, opened with O_DIRECTORY: once at
  * startup by hs_check_output_dir (kept open for the run, so a directory swapped for a
- * symlink mid-run is not followed), or per write for a path never checked. The data goes
- * to "<name>.tmp.<pid>.<counter>" in that directory (rename is only atomic within one file
- * system), created with openat(O_CREAT|O_EXCL|O_NOFOLLOW) so that nothing planted at that
- * name (a symlink to a victim file, say) is ever opened. A name that is taken is skipped
- * for the next counter value, a few times. The file is fchmod'ed to 0644 whatever the
+ * symlink mid-run is not followed), or per write for a path never checked. Deleting (keep=)
+ * goes through the same descriptor (unlinkat). The data goes to "<name>.tmp.<21 random hex
+ * digits>" in that directory (rename is only atomic within one file system): drawn from
+ * getrandom, so that another user of a shared directory (a sticky /tmp) cannot pre-create
+ * the names and stop a profile (the OOM profile included); created with
+ * openat(O_CREAT|O_EXCL|O_NOFOLLOW) so that nothing planted at that name (a symlink to a
+ * victim file, say) is ever opened. A name that is taken is left alone and another drawn,
+ * a few times. The file is fchmod'ed to 0644 whatever the
  * umask, written fully, fsync'ed and closed (close can report a deferred write error, e.g.
  * on NFS). Only regular files are ever replaced: if the target is now a device, FIFO,
  * socket or directory (or a symlink to one), the write is refused; otherwise the file is
@@ -21,26 +24,43 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUTPUT_MODE 0644
 #define TEMP_NAME_ATTEMPTS 16
-/* ".tmp.<pid>.<counter>": pid and counter at most 10 digits each. */
-#define TEMP_SUFFIX_MAX (sizeof ".tmp.." - 1 + 10 + 10)
+#define TEMP_RANDOM_DIGITS 21 /* 84 random bits, in hex */
+/* ".tmp.<random>" */
+#define TEMP_SUFFIX_MAX (sizeof ".tmp." - 1 + TEMP_RANDOM_DIGITS)
 /* Directories pinned by hs_check_output_dir at startup (one per checked target). */
 #define PINNED_MAX 8
 
-static atomic_uint temp_counter;
+static atomic_uint fallback_counter;
+
+/* Fills buf with random bytes: getrandom, else /dev/urandom; 0, or -1 when neither gives. */
+static int system_random(void *buf, size_t len) {
+    if (getrandom(buf, len, GRND_NONBLOCK) == (ssize_t)len) return 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    ssize_t n = fd >= 0 ? read(fd, buf, len) : -1;
+    if (fd >= 0) close(fd);
+    return n == (ssize_t)len ? 0 : -1;
+}
+
+static int (*random_source)(void *buf, size_t len) = system_random;
 
 /* Test seams: not in file_output.h because only the unit tests use them. */
 int hs_write_all(int fd, const void *data, size_t len);
-unsigned hs_file_output_next_temp_counter(void);
+void hs_file_output_set_random(int (*source)(void *buf, size_t len));
 
-unsigned hs_file_output_next_temp_counter(void) { return atomic_load(&temp_counter); }
+void hs_file_output_set_random(int (*source)(void *buf, size_t len)) {
+    random_source = source ? source : system_random;
+}
 
 /* Writes all of data, retrying on EINTR and after short writes. 0, or -1 with errno
  * (ENOSPC when the disk is full: a short write is followed by a failing one). */
@@ -94,6 +114,7 @@ static const char *name_of(const char *path) {
 static const char *bad_name(const char *name) {
     if (name[0] == '\0') return "no file name (the path ends in '/' or is empty)";
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return "'.' and '..' are directories";
+    _Static_assert(NAME_MAX - TEMP_SUFFIX_MAX == 229, "the documented name limit");
     if (strlen(name) + TEMP_SUFFIX_MAX > NAME_MAX)
         return "the file name is too long to leave room for the temporary file's suffix "
                "(at most 229 bytes)";
@@ -124,23 +145,28 @@ static const char *not_regular(int dirfd, const char *name) {
 
 /* ---- directories pinned at startup ---------------------------------------------------- */
 
-/* Written only at startup (hs_check_output_dir, before any thread writes a profile). */
+/* Added to by hs_check_output_dir, whose callers serialize (the startup, then commands
+ * under the dumps lock); read by every write and delete at any time. An entry is published
+ * whole: its fd first, then its dir (release), which readers load first (acquire). */
 static struct {
-    char *dir;
+    _Atomic(char *) dir;
     int fd;
 } pinned[PINNED_MAX];
 
 static int pinned_fd(const char *dir) {
-    for (int i = 0; i < PINNED_MAX && pinned[i].dir; i++)
-        if (strcmp(pinned[i].dir, dir) == 0) return pinned[i].fd;
+    for (int i = 0; i < PINNED_MAX; i++) {
+        const char *d = atomic_load_explicit(&pinned[i].dir, memory_order_acquire);
+        if (!d) break;
+        if (strcmp(d, dir) == 0) return pinned[i].fd;
+    }
     return -1;
 }
 
 static void pin(char *dir, int fd) {
     for (int i = 0; i < PINNED_MAX; i++) {
-        if (!pinned[i].dir) {
-            pinned[i].dir = dir;
+        if (!atomic_load_explicit(&pinned[i].dir, memory_order_acquire)) {
             pinned[i].fd = fd;
+            atomic_store_explicit(&pinned[i].dir, dir, memory_order_release);
             return;
         }
     }
@@ -165,14 +191,30 @@ static int open_directory(const char *path, int *owned) {
     return fd;
 }
 
+/* TEMP_RANDOM_DIGITS hex digits nobody can guess into out (size > TEMP_RANDOM_DIGITS). */
+static void random_digits(char *out) {
+    unsigned char bytes[(TEMP_RANDOM_DIGITS + 1) / 2];
+    if (random_source(bytes, sizeof bytes) != 0) {
+        /* no randomness at all (a kernel without getrandom and no /dev/urandom): at least
+         * never the same name twice in this process */
+        uint64_t x = (uint64_t)getpid() << 32 ^ atomic_fetch_add(&fallback_counter, 1) ^
+                     (uint64_t)time(NULL) << 16;
+        for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(x >> (8 * (i % 8)));
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < TEMP_RANDOM_DIGITS; i++)
+        out[i] = hex[(bytes[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+    out[TEMP_RANDOM_DIGITS] = '\0';
+}
+
 /* Creates a fresh temporary file beside name in dirfd; its name goes to *tmp_name
  * (malloc'd). Returns the fd, or -1 with errno. */
 static int create_temp_file(int dirfd, const char *name, char **tmp_name) {
     *tmp_name = NULL;
     for (int attempt = 0; attempt < TEMP_NAME_ATTEMPTS; attempt++) {
-        unsigned counter = atomic_fetch_add(&temp_counter, 1);
-        char *tmp;
-        if (asprintf(&tmp, "%s.tmp.%ld.%u", name, (long)getpid(), counter) < 0) {
+        char digits[TEMP_RANDOM_DIGITS + 1], *tmp;
+        random_digits(digits);
+        if (asprintf(&tmp, "%s.tmp.%s", name, digits) < 0) {
             errno = ENOMEM;
             return -1;
         }
@@ -185,7 +227,7 @@ static int create_temp_file(int dirfd, const char *name, char **tmp_name) {
         int saved = errno;
         free(tmp);
         errno = saved;
-        if (errno != EEXIST) return -1; /* EEXIST: someone else's file; try the next name */
+        if (errno != EEXIST) return -1; /* EEXIST: someone else's file; draw another */
     }
     return -1; /* errno is EEXIST */
 }
@@ -207,13 +249,19 @@ static const char *finish_file(int dirfd, int fd, const char *tmp, const char *n
     return NULL;
 }
 
-int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+/* path's final name, or NULL (EINVAL) with "cannot VERB 'PATH': why" when it cannot be a
+ * file of ours. */
+static const char *file_name(const char *path, const char *verb, char *err, size_t errlen) {
     const char *name = name_of(path), *why = bad_name(name);
-    if (why) {
-        format_error(err, errlen, "cannot write '%s': %s", path, why);
-        errno = EINVAL;
-        return -1;
-    }
+    if (!why) return name;
+    format_error(err, errlen, "cannot %s '%s': %s", verb, path, why);
+    errno = EINVAL;
+    return NULL;
+}
+
+int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+    const char *name = file_name(path, "write", err, errlen);
+    if (!name) return -1;
     int owned = 0;
     int dirfd = open_directory(path, &owned);
     char *tmp = NULL;
@@ -243,6 +291,19 @@ int hs_write_file_atomic(const char *path, const void *data, size_t len, char *e
     if (owned) close(dirfd);
     errno = saved;
     return step ? -1 : 0;
+}
+
+int hs_remove_file(const char *path, char *err, size_t errlen) {
+    const char *name = file_name(path, "delete", err, errlen);
+    if (!name) return -1;
+    int owned = 0;
+    int dirfd = open_directory(path, &owned);
+    int rc = dirfd < 0 ? -1 : unlinkat(dirfd, name, 0);
+    int saved = errno;
+    if (rc != 0) format_error(err, errlen, "cannot delete '%s': %s", path, strerror(saved));
+    if (owned && dirfd >= 0) close(dirfd);
+    errno = saved;
+    return rc;
 }
 
 int hs_check_output_dir(const char *path, char *err, size_t errlen) {

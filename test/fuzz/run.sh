@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: builds and runs the libFuzzer harnesses of the option parser, the file-name
-# pattern expander and the HTTP endpoint's request parser (clang with
-# -fsanitize=fuzzer,address,undefined).
+# pattern expander and the HTTP endpoint's request parser, Host check and symbol lookup
+# (clang with -fsanitize=fuzzer,address,undefined).
 #
 #   test/fuzz/run.sh            short fixed-seed run (seed 1, 100,000 inputs each, seconds):
 #                               what scripts/test.sh runs
@@ -24,7 +24,8 @@ for name in options file_pattern; do
   "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/control/options.c" \
       "$root/src/control/log.c" "$root/src/output/text.c" "$root/src/export/pyroscope_ingest.c"
 done
-"$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$root/src/export/http_message.c"
+"$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$root/src/export/http_message.c" \
+    "$root/src/output/legacy_heap.c" "$root/src/output/text.c" "$root/src/output/profile.c" "$root/src/output/utf8.c"
 work="$(mktemp -d /tmp/heapsampler-fuzz.XXXXXX)"
 for name in options file_pattern http; do
   mkdir -p "$work/$name"
