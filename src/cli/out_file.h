@@ -16,4 +16,9 @@ int cli_out_check(const char *file, bool force, cli_err *e);
 /* Copies everything readable from src_fd into FILE. Returns 0, 10 or 11. */
 int cli_out_copy(int src_fd, const char *file, bool force, cli_err *e);
 
+/* rename(from, to) unless `to` exists (then -1 with EEXIST), atomically: renameat2's
+ * RENAME_NOREPLACE through the system call, as glibc and musl alike can make it. -1 with
+ * EINVAL or ENOSYS where the filesystem or the kernel cannot. */
+int cli_rename_noreplace(const char *from, const char *to);
+
 #endif
