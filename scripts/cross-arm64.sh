@@ -9,8 +9,9 @@
 #   root    an arm64 Debian 12 root (mmdebstrap: openjdk-17-jdk-headless, zlib1g-dev,
 #           libcunit1-dev) in $HEAPSAMPLER_ARM64_CACHE/root (default /var/cache/heapsampler-arm64),
 #           kept between runs and remade when the package list changes; its absolute library
-#           links made relative (it is the cross build's sysroot) and its empty /proc removed
-#           (qemu -L looks there first: the emulated command must see the host's /proc)
+#           links made relative (it is the cross build's sysroot), and its empty /proc and
+#           /tmp removed (qemu -L takes a path from the root where the root has it: the
+#           emulated programs must see the host's processes and the host's /tmp)
 #   build   agent, command and CUnit tests into build-arm64/ (cmake/toolchain-arm64.cmake)
 #   unit    the CUnit tests under qemu (ctest, through CMAKE_CROSSCOMPILING_EMULATOR)
 #   jvm     test/platforms/jvm-checks.sh inside the root's arm64 JDK 17, emulated: startup,
@@ -71,7 +72,8 @@ step_binfmt() {
 }
 
 # Makes library links that point at absolute paths inside the root relative, so that the
-# host's linker and CMake, which see the root from outside, follow them into the root.
+# host's linker and CMake, which see the root from outside, follow them into the root
+# (links already relative are left alone: cheap on a prepared root).
 relative_links() {
     local link target
     while IFS= read -r -d '' link; do
@@ -99,12 +101,24 @@ root_ready() {
         && [ "$(cut -d' ' -f1,2 "$sysroot/.heapsampler-root")" = "$root_suite $root_packages" ]
 }
 
+# prepare_root: what makes the root a sysroot for the host and a prefix for qemu -L, where
+# every path the root has is taken from it: its absolute library links made relative, and
+# no /proc (the emulated command lists the host's processes) and no /tmp (the emulated JVM
+# and command share the host's, where the attach socket and the checks' files are). Run on
+# every use, so that a root kept from an earlier version of this script gets it too.
+prepare_root() {
+    relative_links
+    rmdir "$sysroot/proc" 2>/dev/null || true
+    rm -rf --one-file-system "$sysroot/tmp"
+}
+
 step_root() {
     step_start "root ($sysroot)"
     mkdir -p "$cache"
     exec 9>"$cache/.lock"
     flock 9 # one run makes it; another waits and uses it
     if root_ready; then
+        prepare_root
         result root "cached ($(cat "$sysroot/.heapsampler-root")), $(step_secs) s"
         exec 9>&-
         return 0
@@ -115,7 +129,7 @@ step_root() {
     remove_root "$sysroot"
     # Docs and translations left out; man pages not (openjdk's postinst registers its man
     # pages with update-alternatives, which fails without /usr/share/man/man1).
-    echo "arm64: making the root with mmdebstrap ($root_suite, $root_packages; about 3 minutes)"
+    echo "arm64: making the root with mmdebstrap ($root_suite, $root_packages; about 5 minutes)"
     if ! mmdebstrap --mode=root --arch=arm64 --variant=apt --include="$root_packages" \
             --dpkgopt='path-exclude=/usr/share/doc/*' \
             --dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -125,8 +139,7 @@ step_root() {
         return 1
     fi
     mv "$new" "$sysroot"
-    relative_links
-    rmdir "$sysroot/proc" 2>/dev/null || true
+    prepare_root
     local version
     version=$("$qemu" -L "$sysroot" "$arm_jdk/bin/java" -version 2>&1 | sed -n 's/.*(build \([^)]*\)).*/\1/p' | head -n 1)
     root_stamp "jdk=${version:-?}" > "$sysroot/.heapsampler-root"
