@@ -5,7 +5,8 @@
 #   share/man/man1/heapsampler.1.gz        heapsampler(1), from docs/heapsampler.1.md
 #
 # `cpack -G DEB` in the build directory makes heapsampler_VERSION_amd64.deb (installs under
-# /usr). Included at the end of CMakeLists.txt, once every target exists.
+# /usr); in an arm64 cross build (cmake/toolchain-arm64.cmake) heapsampler_VERSION_arm64.deb.
+# Included at the end of CMakeLists.txt, once every target exists.
 # The paths are literal (no GNUInstallDirs): the command looks for ../lib/heapsampler/, which
 # a multiarch lib/x86_64-linux-gnu would break.
 if(TARGET heapsampler)
@@ -48,5 +49,17 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, zlib1g")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_STRIP_FILES ON)
+set(CPACK_STRIP_FILES ON) # with the target's strip (CMAKE_STRIP) in a cross build
+# CPack asks dpkg for the architecture, which names the host's: a cross build names the
+# target's.
+if(CMAKE_CROSSCOMPILING AND NOT CPACK_DEBIAN_PACKAGE_ARCHITECTURE)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+  else()
+    message(WARNING "No Debian architecture known for ${CMAKE_SYSTEM_PROCESSOR}: "
+                    "set CPACK_DEBIAN_PACKAGE_ARCHITECTURE for cpack")
+  endif()
+endif()
 include(CPack)

@@ -2,12 +2,16 @@
 # install-deps.sh: installs what building and testing heapsampler needs on Debian 12.
 # Shared by the README's two commands and by CI. Does nothing when all is present.
 # JDK 11 and 21 for the jtreg suite come from Debian's other releases into a private
-# directory (scripts/install-jdks.sh); patchelf is what that needs.
+# directory (scripts/install-jdks.sh); patchelf is what that needs. The other platforms
+# (docs/platforms.md): gcc-aarch64-linux-gnu, qemu-user-static and mmdebstrap for arm64
+# (scripts/cross-arm64.sh), musl-tools and dpkg-dev (Debian's zlib and cunit sources) for
+# musl (scripts/build-musl.sh).
 set -euo pipefail
 
 packages=(cmake make gcc libc6-dev pkg-config zlib1g-dev libcunit1-dev jtreg7 golang-go
           openjdk-17-jdk-headless chromium clang libclang-rt-14-dev go-md2man groff-base passwd
-          curl libcurl4 patchelf)
+          curl libcurl4 patchelf gcc-aarch64-linux-gnu qemu-user-static mmdebstrap musl-tools
+          dpkg-dev file procps)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -74,6 +74,33 @@ static void test_out_copy(void) {
     CU_ASSERT_FALSE(stray_files("heap.html", "heap.html"));
 }
 
+/* The system call itself, not the link() fallback: /tmp's filesystem (ext4, tmpfs, overlayfs)
+ * has RENAME_NOREPLACE, under glibc and musl, on x86-64 and under qemu-aarch64. */
+static void test_rename_noreplace(void) {
+    char from[128], to[128], fresh[128];
+    snprintf(from, sizeof from, "%s/from", dir);
+    snprintf(to, sizeof to, "%s/to", dir);
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    FILE *f = fopen(from, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("new", f);
+    fclose(f);
+    f = fopen(to, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("old", f);
+    fclose(f);
+    errno = 0;
+    CU_ASSERT_EQUAL(cli_rename_noreplace(from, to), -1);
+    CU_ASSERT_EQUAL(errno, EEXIST); /* not EINVAL or ENOSYS: the kernel was asked */
+    expect_content(to, "old");
+    expect_content(from, "new");
+    CU_ASSERT_EQUAL(cli_rename_noreplace(from, fresh), 0);
+    expect_content(fresh, "new");
+    CU_ASSERT_EQUAL(access(from, F_OK), -1);
+    unlink(to);
+    unlink(fresh);
+}
+
 static void test_out_symlink_replaced(void) {
     char file[128], victim[128];
     snprintf(file, sizeof file, "%s/link.pb.gz", dir);
@@ -249,6 +276,7 @@ static void test_no_process(void) {
 
 static CU_TestInfo tests[] = {
     {"out file: atomic, no clobber, --force", test_out_copy},
+    {"out file: rename without replacing (renameat2's system call)", test_rename_noreplace},
     {"out file: a symlink is replaced, not followed", test_out_symlink_replaced},
     {"out file: missing directory", test_out_bad_directory},
     {"boundary: a child without capabilities or stray fds, records received", test_side_run},

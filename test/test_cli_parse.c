@@ -306,6 +306,14 @@ static void test_main_class(void) {
     MAIN_OF("/opt/app/bin/appserver\0-Xmx1g", "appserver");
     MAIN_OF("java\0-version", "?");
     MAIN_OF("java\0-jar", "?");
+    /* a JVM of another architecture under qemu-user: run by hand, through binfmt_misc
+     * (the program's path for its argv[0]), with binfmt_misc's P flag (argv[0] kept) */
+    MAIN_OF("/usr/bin/qemu-aarch64-static\0-L\0/srv/arm64\0/srv/arm64/usr/bin/java\0-cp\0c\0Hold", "Hold");
+    MAIN_OF("qemu-aarch64\0-cpu\0max\0--strace\0-0\0java\0/opt/jdk/bin/java\0-jar\0app.jar", "app.jar");
+    MAIN_OF("/usr/bin/qemu-aarch64-static\0/opt/jdk/bin/java\0-Xmx1g\0Hold", "Hold");
+    MAIN_OF("/usr/libexec/qemu-binfmt/aarch64-binfmt-P\0/opt/jdk/bin/java\0java\0-Xmx1g\0Hold", "Hold");
+    MAIN_OF("/usr/bin/qemu-aarch64\0/usr/local/bin/app\0app\0-v", "app");
+    MAIN_OF("/usr/bin/qemu-aarch64-static\0-L\0/srv/arm64", "qemu-aarch64-static");
     expect_main("java\0Main", 9, "Main"); /* a last argument without its NUL */
     expect_main("", 0, "?");
 }

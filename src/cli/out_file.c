@@ -8,9 +8,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "temp_files.h"
+
+/* The kernel's flag (include/uapi/linux/fs.h), the same on every architecture; musl before
+ * 1.2.5 (Debian 12 has 1.2.3) defines neither it nor renameat2(). */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+int cli_rename_noreplace(const char *from, const char *to) {
+#ifdef SYS_renameat2
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#else
+    (void)from;
+    (void)to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 static void dir_of(const char *file, char *out, size_t len) {
     char copy[PATH_MAX];
@@ -70,7 +88,7 @@ int cli_out_write(cli_out *o, const void *buf, size_t len, cli_err *e) {
 /* Moves tmp onto file: without force, atomically refusing an existing file. */
 static int publish(const char *tmp, const char *file, bool force) {
     if (force) return rename(tmp, file);
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, file, RENAME_NOREPLACE) == 0) return 0;
+    if (cli_rename_noreplace(tmp, file) == 0) return 0;
     if (errno != EINVAL && errno != ENOSYS) return -1;
     if (link(tmp, file) != 0) return -1; /* a filesystem without RENAME_NOREPLACE */
     unlink(tmp);

@@ -36,4 +36,9 @@ int cli_out_commit(cli_out *o, cli_err *e);
 /* Removes the temp file (after a failure; harmless after a commit or on a closed one). */
 void cli_out_abort(cli_out *o);
 
+/* rename(from, to) unless `to` exists (then -1 with EEXIST), atomically: renameat2's
+ * RENAME_NOREPLACE through the system call, as glibc and musl alike can make it. -1 with
+ * EINVAL or ENOSYS where the filesystem or the kernel cannot. */
+int cli_rename_noreplace(const char *from, const char *to);
+
 #endif

@@ -4,6 +4,7 @@
  * its phase, whatever has been torn down behind it. */
 #include "agent.h"
 
+#include "tls_model.h"
 #include "wall_clock.h"
 
 static hs_agent the_agent = {.lifecycle_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -20,7 +21,7 @@ int hs_agent_callbacks_in_flight(hs_agent *agent) {
  * shared counter would bounce its cache line between the cores on every sample. */
 atomic_int *hs_agent_enter(hs_agent *agent) {
     static atomic_uint next_stripe;
-    static _Thread_local int stripe __attribute__((tls_model("initial-exec"))) = -1;
+    static _Thread_local int stripe HS_TLS_FAST = -1;
     if (stripe < 0) stripe = (int)(atomic_fetch_add(&next_stripe, 1) % HS_IN_FLIGHT_STRIPES);
     atomic_int *count = &agent->in_flight[stripe].count;
     atomic_fetch_add(count, 1);

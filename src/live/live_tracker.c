@@ -17,6 +17,7 @@
 #include "sample_table.h"
 #include "suspects.h"
 #include "survival.h"
+#include "tls_model.h"
 #include "throttle.h" /* hs_throttle_clock_nanos: the cheap clock of the hot path */
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
@@ -113,7 +114,7 @@ static bool track_object(hs_live_tracker *t, JNIEnv *jni, jobject object, uint64
 /* A random draw from this thread's own splitmix64 state, seeded once from the shared one:
  * a shared state would be an atomic add on one cache line from every thread per sample. */
 static uint64_t next_random(hs_live_tracker *t) {
-    static _Thread_local uint64_t state __attribute__((tls_model("initial-exec")));
+    static _Thread_local uint64_t state HS_TLS_FAST;
     if (state == 0) state = hs_random_next_shared(&t->random) | 1;
     return hs_random_next(&state);
 }

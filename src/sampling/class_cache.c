@@ -24,6 +24,7 @@
 
 #include "hash.h"
 #include "log.h"
+#include "tls_model.h"
 
 enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_DEAD, SLOT_FREE };
 
@@ -116,7 +117,7 @@ void hs_class_cache_destroy(hs_class_cache *c, const hs_class_ops *ops, void *ct
 
 static reader_stripe *my_stripe(hs_class_cache *c) {
     static atomic_uint next;
-    static _Thread_local int stripe __attribute__((tls_model("initial-exec"))) = -1;
+    static _Thread_local int stripe HS_TLS_FAST = -1;
     if (stripe < 0) stripe = (int)(atomic_fetch_add(&next, 1) % READER_STRIPES);
     return &c->readers[stripe];
 }

@@ -19,6 +19,7 @@
 #include "symbols.h"
 #include "throttle.h"
 #include "thread_names.h"
+#include "tls_model.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -32,7 +33,7 @@ static_assert(sizeof(hs_frame) == sizeof(frame_slot), "frame layouts must match"
 
 /* Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
  * call from the callback must not sample (and recurse) again. */
-static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
+static _Thread_local int in_callback HS_TLS_FAST;
 
 /* Walks the current thread's stack: returns the frame count, or -1 on failure. One more
  * frame than depth= is asked for, so a stack cut at depth= is known to be truncated. A
@@ -88,7 +89,7 @@ static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, u
  * A thread renamed after its first sample keeps its first name. */
 static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
                                jthread thread) {
-    static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
+    static _Thread_local uint32_t id HS_TLS_FAST;
     if (id != 0 || !sampler->thread_names) return id;
     jvmtiThreadInfo info = {0};
     jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
@@ -107,7 +108,7 @@ static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEn
  * it, else its weight. Each thread keeps its own throttle state (its countdown and PRNG),
  * so a dropped sample writes only this thread's cache lines. */
 static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *weight_fp) {
-    static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
+    static _Thread_local hs_throttle_thread state HS_TLS_FAST;
     *weight_fp = HS_WEIGHT_ONE;
     return !sampler->throttle || hs_throttle_offer_factor(sampler->throttle, &state,
                                                         hs_throttle_clock_nanos(), factor,
@@ -121,7 +122,7 @@ static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *w
  * interval between two samples of a thread (throttle.h), and a weight paired with the
  * wrong interval would be off by their ratio. */
 static int64_t interval_drawn_at(const hs_sampler *sampler) {
-    static _Thread_local int64_t previous __attribute__((tls_model("initial-exec")));
+    static _Thread_local int64_t previous HS_TLS_FAST;
     int64_t now = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
     int64_t drawn = previous > 0 ? previous : now;
     previous = now;
