@@ -82,13 +82,30 @@ step_deps() {
     result deps "built ($(cat "$prefix/.built")), $(step_secs) s"
 }
 
+# kernel_headers: a directory of the kernel's UAPI headers (linux/, asm/, asm-generic/) for
+# musl-gcc, which sees no header outside musl's own; the command needs <linux/openat2.h> and
+# <linux/capability.h>. They are the kernel's, not glibc's (what Alpine's linux-headers holds):
+# links to the host's copies, so nothing of glibc comes in.
+kernel_headers() {
+    local dir=$build/kernel-headers arch
+    arch=$(gcc -print-multiarch)
+    mkdir -p "$dir"
+    ln -sfn /usr/include/linux "$dir/linux"
+    ln -sfn /usr/include/asm-generic "$dir/asm-generic"
+    ln -sfn "/usr/include/$arch/asm" "$dir/asm"
+    echo "$dir"
+}
+
 step_build() {
     step_start "musl build (build-musl)"
+    local headers
+    headers=$(kernel_headers)
     if ! { cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=musl-gcc -DZLIB_ROOT="$prefix" \
+              -DCMAKE_C_FLAGS="-isystem $headers" \
               -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXE_LINKER_FLAGS=-static -DHEAPSAMPLER_JTREG=OFF \
               -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/cmake.log" 2>&1 \
            && cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1; }; then
-        tail -30 "$build/cmake.log" "$build/build.log" >&2
+        tail -n 30 "$build/cmake.log" "$build/build.log" >&2
         result build "FAILED (logs $build/cmake.log, $build/build.log)"
         return 1
     fi
