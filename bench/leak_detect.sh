@@ -40,9 +40,7 @@ start=$EPOCHREALTIME
 "$JAVA_HOME/bin/java" $HEAP_OPTS -cp "$RUN_DIR/classes" \
     "-agentpath:$AGENT=log=info,dump_period=$DUMP_PERIOD,keep=2,file=$RUN_DIR/leak.pb.gz" \
     LeakDetect "$SECONDS_RUN" "$LEAK" "$CACHE_RATE" "$GARBAGE" 2>&1 >"$RUN_DIR/stdout" |
-    while IFS= read -r line; do
-        printf '%s\t%s\n' "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$line"
-    done >"$LOG"
+    timestamp_lines "$start" >"$LOG"
 
 first=$(awk -F'\t' '$2 ~ /suspect: LeakDetect.leakHere/ { print; exit }' "$LOG")
 cache=$(grep -c 'suspect: LeakDetect.cachePut' "$LOG")

@@ -106,6 +106,15 @@ run_measured() {
     RUN_WALL=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')
 }
 
+# Copies stdin to stdout, each line prefixed with the seconds since $1 (an $EPOCHREALTIME)
+# and a tab: when an agent's line arrived.
+timestamp_lines() {
+    local line
+    while IFS= read -r line; do
+        printf '%s\t%s\n' "$(awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$line"
+    done
+}
+
 # Awk functions for the summaries: median and range of v[1..n] (n >= 1).
 AWK_STATS='
 function sort_values(v, n,    i, j, x) {
