@@ -7,7 +7,7 @@
  *          through the old generation and short-lived garbage are never named
  * @requires vm.gc.G1
  * @library /lib
- * @build BurstMarkingsWorkload
+ * @build RegistryLeak
  * @run driver BurstMarkingsTest
  */
 import heapsampler.AgentRunner;
@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 public class BurstMarkingsTest {
     static final int QUIET_SECONDS = 16, CYCLES = 24;
     static final String PROFILE = "burst.pb.gz";
-    static final String LEAK = "BurstMarkingsWorkload.register";
-    static final List<String> NEVER = List.of("BurstMarkingsWorkload.steadyPut", "BurstMarkingsWorkload.garbage");
+    static final String LEAK = "RegistryLeak.register";
+    static final List<String> NEVER = List.of("RegistryLeak.steadyPut", "RegistryLeak.garbage");
     static final Pattern HORIZON = Pattern.compile("\\(horizon: (\\w+), (\\d+) s\\)");
     static final Pattern MARKINGS = Pattern.compile("(\\d+) markings seen");
 
@@ -44,8 +44,8 @@ public class BurstMarkingsTest {
                 .jvmFlags("-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-Xmn32m", "-XX:-G1UseAdaptiveIHOP",
                         "-XX:InitiatingHeapOccupancyPercent=90", "-XX:+ExplicitGCInvokesConcurrent")
                 .timeout(Duration.ofSeconds(QUIET_SECONDS + 60)).label("burst-markings")
-                .run("BurstMarkingsWorkload", Integer.toString(QUIET_SECONDS), Integer.toString(CYCLES));
-        r.assertNoCrash().assertExitCode(0).assertStdoutContains(BurstMarkingsWorkload.DONE_LINE);
+                .run("RegistryLeak", Integer.toString(QUIET_SECONDS), Integer.toString(CYCLES));
+        r.assertNoCrash().assertExitCode(0).assertStdoutContains(RegistryLeak.DONE_LINE);
 
         List<String> lines = new ArrayList<>(r.agentLines());
         Pprof p = Pprof.read(r.file(PROFILE)).validate();
