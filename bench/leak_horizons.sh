@@ -18,8 +18,9 @@
 #   default       G1's own choices on -Xms1g -Xmx1g.
 # Each agent line is timestamped as it arrives. Per run it prints: the markings (G1's
 # concurrent cycles in the GC log: the first one's start, how many), when
-# RegistryLeak.register was first named (seconds after the JVM started) and the line, and
-# whether the steady set or the garbage was ever named (target: never). Last, per shape,
+# RegistryLeak.register was first named (seconds after the JVM started), how many dumps from
+# then on named it, the line, and whether the steady set or the garbage was ever named
+# (target: never). Last, per shape,
 # how many runs named the leak within DEADLINE seconds.
 # Target (issue 25): named within 40 s in every run of both shapes, the steady set never.
 #
@@ -62,6 +63,15 @@ markings_of() {
         END { if (n) printf "first at %.1f s, %d cycles", t, n; else printf "none" }' "$1"
 }
 
+# "4 of 4 dumps": of the profiles (periodic and exit, not the peak) written from second $2 on,
+# how many named the leak.
+named_from() {
+    awk -F'\t' -v from="$2" '$1 + 0 < from + 0 { next }
+        $2 ~ /suspect: RegistryLeak.register/ { named++ }
+        $2 ~ /wrote .*leak(-[0-9]+)?\.pb\.gz/ { dumps++ }
+        END { printf "%d of %d dumps", named, dumps }' "$1"
+}
+
 note "JDK $(java_version "$JAVA_HOME"); $RUNS runs of $SECONDS_RUN s per shape ($SHAPES); leak $LEAK B/s, steady set 40 MB replacing 250 entries/s, garbage $GARBAGE MB/s; agent $AGENT_OPTS"
 declare -A named_in_time
 for shape in $SHAPES; do
@@ -82,7 +92,8 @@ for shape in $SHAPES; do
         garbage=$(suspect_lines "$dir/agent.log" RegistryLeak.garbage)
         if [ -n "$first" ]; then
             when=$(cut -f1 <<<"$first")
-            echo "run $run: markings $(markings_of "$dir/gc.log"); leak first named at $when s:"
+            echo "run $run: markings $(markings_of "$dir/gc.log"); leak first named at $when s," \
+                "then in $(named_from "$dir/agent.log" "$when")"
             echo "  $(cut -f2 <<<"$first" | sed 's/^heapsampler: //')"
             awk -v w="$when" -v d="$DEADLINE" 'BEGIN { exit !(w <= d) }' &&
                 named_in_time[$shape]=$((named_in_time[$shape] + 1))
