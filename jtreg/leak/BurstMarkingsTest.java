@@ -37,7 +37,7 @@ public class BurstMarkingsTest {
         // seconds horizon's first point (at most 4 s in), a growth of about 7.5 standard
         // errors, 28 samples (5.3) in its second half, against the rules' 4 and 3: it is
         // named at the exit whatever the burst's pace. The last 16 markings (the longest
-        // horizon counted in markings) span the burst: 24 cycles took 0.1-0.4 s here, a
+        // horizon counted in markings) span the burst: 24 cycles took 0.4-0.6 s here, a
         // sample or two of the leak; the code before the seconds horizon named nothing.
         AgentRunner.Result r = AgentRunner
                 .withAgent("interval=1m,rate=0,log=info,dump_period=4s,keep=3,file=" + PROFILE)
