@@ -40,13 +40,11 @@ start=$EPOCHREALTIME
 "$JAVA_HOME/bin/java" $HEAP_OPTS -cp "$RUN_DIR/classes" \
     "-agentpath:$AGENT=log=info,dump_period=$DUMP_PERIOD,keep=2,file=$RUN_DIR/leak.pb.gz" \
     LeakDetect "$SECONDS_RUN" "$LEAK" "$CACHE_RATE" "$GARBAGE" 2>&1 >"$RUN_DIR/stdout" |
-    while IFS= read -r line; do
-        printf '%s\t%s\n' "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$line"
-    done >"$LOG"
+    timestamp_lines "$start" >"$LOG"
 
-first=$(awk -F'\t' '$2 ~ /suspect: LeakDetect.leakHere/ { print; exit }' "$LOG")
-cache=$(grep -c 'suspect: LeakDetect.cachePut' "$LOG")
-garbage=$(grep -c 'suspect: LeakDetect.garbage' "$LOG")
+first=$(first_suspect "$LOG" LeakDetect.leakHere)
+cache=$(suspect_lines "$LOG" LeakDetect.cachePut)
+garbage=$(suspect_lines "$LOG" LeakDetect.garbage)
 markings=$(go tool pprof -raw "$RUN_DIR/leak.pb.gz" 2>/dev/null | grep -o '[0-9]* markings seen' | head -1)
 if [ -n "$first" ]; then
     echo "leak ($LEAK B/s) first named $(cut -f1 <<<"$first") s after the JVM started:"

@@ -80,10 +80,13 @@ build_floor_agent() {
         "$BENCH_DIR/floor_agent.c" -o "$2" || die "building floor_agent.c failed"
 }
 
-# Compiles bench/$2.java with JDK $1 into directory $3.
+# Compiles bench/$2.java (or $2, a path from the repository's root such as
+# jtreg/leak/RegistryLeak.java) with JDK $1 into directory $3.
 compile_workload() {
+    local source="$BENCH_DIR/$2.java"
+    case "$2" in */*) source="$REPO_DIR/$2" ;; esac
     mkdir -p "$3"
-    "$1/bin/javac" -d "$3" "$BENCH_DIR/$2.java" || die "compiling $2.java failed"
+    "$1/bin/javac" -d "$3" "$source" || die "compiling $2 failed"
 }
 
 # Runs "$@" once with stdout to $RUN_OUT and stderr to $RUN_ERR (set by the caller) and sets
@@ -104,6 +107,26 @@ run_measured() {
         FNR == 2 { v = secs($1) + secs($2); if (NR == FNR) b = v; else a = v }
         END { printf "%.3f", a - b }' "$before" "$after")
     RUN_WALL=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')
+}
+
+# Copies stdin to stdout, each line prefixed with the seconds since $1 (an $EPOCHREALTIME)
+# and a tab: when an agent's line arrived.
+timestamp_lines() {
+    local line
+    while IFS= read -r line; do
+        printf '%s\t%s\n' "$(awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$line"
+    done
+}
+
+# The first line of a timestamped agent log (timestamp_lines) naming site $2 a suspect
+# ("<seconds>\theapsampler: suspect: ..."), or nothing.
+first_suspect() {
+    awk -F'\t' -v s="suspect: $2" 'index($2, s) { print; exit }' "$1"
+}
+
+# How many suspect lines of log $1 name site $2.
+suspect_lines() {
+    grep -c "suspect: $2" "$1"
 }
 
 # Awk functions for the summaries: median and range of v[1..n] (n >= 1).

@@ -9,6 +9,7 @@
 #define HS_GC_IDENTIFY_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hotspot_tables.h"
@@ -66,6 +67,8 @@ typedef struct {
 hs_gc_kind hs_gc_classify_flags(const hs_gc_flags *f);
 /* "G1", "Parallel", "Serial", "Z", "Z (generational)", "Shenandoah", "Epsilon", "unknown". */
 const char *hs_gc_kind_name(hs_gc_kind kind);
+/* Whether the collector never frees anything (Epsilon): what is allocated stays in the heap. */
+bool hs_gc_never_collects(hs_gc_kind kind);
 /* 1 when the collector updates _used_at_last_gc after every collection, so that heap_source=auto
  * may use vmstructs; 0 when it lags (Parallel, Serial: full GCs only; generational ZGC: major
  * collections only), never updates it (Epsilon), or is unknown. */

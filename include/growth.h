@@ -20,13 +20,22 @@
  * period (the newest point is always the newest record):
  *   - HS_HORIZON_GCS: one point per GC (the last 16 GCs);
  *   - HS_HORIZON_MARKINGS: one per complete marking (the records of one judged_before);
+ *   - HS_HORIZON_SECONDS: one per HS_GROWTH_SECONDS_PERIOD seconds (the last minute or so);
  *   - HS_HORIZON_MINUTES: one per minute (the last 16 minutes);
  *   - HS_HORIZON_HOURS: one per hour (the last 16 hours).
+ * Counted horizons shrink when GCs or markings crowd: G1 may run no marking for 20 s and
+ * then 50 in the next 20 (back-to-back cycles once the old generation stays above its
+ * threshold), and the last 16 markings then span 4 s, too little for a leak of a few MB/s
+ * to pass HS_GROWTH_SIGMAS, while the minutes horizon has too few points for a minute or
+ * two. The seconds horizon's points are spaced in time whatever the markings do: the newest
+ * point carries the newest marking's judged figure, the earlier ones what survived up to
+ * a minute before, so a burst of markings cannot shrink every horizon to seconds while a
+ * minute of history exists (test_growth replays those histories).
  * Memory bound: a point keeps at most HS_GROWTH_MAX_SITES sites (the largest by weight;
  * the largest weight it left out is kept, and a site absent from such a point is taken to
  * have had that much, which can only understate its growth). 80 bytes per (point, site):
- * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 80 bytes = 10.5 MB,
- * plus 168 bytes per bucket of scratch for the record being built.
+ * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 80 bytes = 13.1 MB,
+ * plus 200 bytes per bucket of scratch for the record being built.
  *
  * Sites. The ranking judges sites, not buckets: a bucket is one stack (and object size),
  * and a site (the caller's hs_growth_bucket_fn says which: the suspect's allocation site)
@@ -78,16 +87,18 @@
 #define HS_GROWTH_SIGMAS 4.0
 #define HS_GROWTH_STILL_SIGMAS 3.0
 #define HS_GROWTH_MAX_SITES 2048
+#define HS_GROWTH_SECONDS_PERIOD 4 /* seconds per point of HS_HORIZON_SECONDS: 16 span a minute */
 
 typedef enum {
     HS_HORIZON_GCS = 0,
     HS_HORIZON_MARKINGS,
+    HS_HORIZON_SECONDS,
     HS_HORIZON_MINUTES,
     HS_HORIZON_HOURS,
     HS_GROWTH_HORIZONS
 } hs_growth_horizon;
 
-/* "GCs", "markings", "minutes", "hours". */
+/* "GCs", "markings", "seconds", "minutes", "hours". */
 const char *hs_growth_horizon_name(hs_growth_horizon h);
 
 typedef struct hs_growth hs_growth;

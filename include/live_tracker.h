@@ -23,6 +23,7 @@
 
 #include "growth.h"
 #include "heap_usage.h"
+#include "inuse_basis.h"
 #include "live_age.h"
 #include "live_scale.h"
 #include "liveness.h"
@@ -59,6 +60,9 @@ typedef struct hs_live_view {
     hs_liveness_state liveness;   /* the last complete marking */
     int liveness_supported;       /* 0: this collector's markings cannot be told */
     uint32_t epoch;               /* objects allocated before this epoch were judged */
+    hs_inuse_basis inuse_basis;   /* what in-use means here (inuse_basis.h); with
+                                   * HS_INUSE_NEVER_COLLECTED the weights count every tracked
+                                   * sample (none is ever collected), aged in seconds only */
     hs_heap_reading heap;
     const char *gc_name;
     uint32_t level;               /* live table thinning level */

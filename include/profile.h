@@ -102,5 +102,8 @@ int hs_profile_add_aged_sample(hs_profile *p, const uint32_t *locations, uint32_
  * a site whose values are split over several samples labels them all. 0 or -1. */
 int hs_profile_label_samples(hs_profile *p, uint32_t first, const char *key, const char *value);
 int hs_profile_add_comment(hs_profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Moves the newest comment to index `at` (the ones from `at` on move down one): a comment
+ * decided late that belongs at the top. Does nothing when at is past the newest. */
+void hs_profile_raise_last_comment(hs_profile *p, uint32_t at);
 
 #endif

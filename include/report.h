@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "inuse_basis.h"
 #include "profile.h"
 #include "text.h"
 
@@ -58,6 +59,7 @@ typedef struct {
 typedef struct {
     int64_t now_nanos;              /* wall clock of the report */
     bool live;                      /* the profile has in-use values */
+    hs_inuse_basis inuse_basis;     /* what they stand for (inuse_basis.h) */
     bool heap_known;                /* heap_used is a measured figure */
     uint64_t heap_used;             /* bytes used after the last GC */
     int64_t last_gc_nanos;          /* wall clock of the last GC's sweep; 0: no GC seen */

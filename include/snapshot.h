@@ -41,6 +41,7 @@ uint64_t hs_snapshot_samples_taken(const hs_snapshot_source *src);
  * heap figure its in-use values were fitted to and the growing sites (growth.h). */
 typedef struct {
     int valid;                   /* the profile has in-use values */
+    hs_inuse_basis inuse_basis;  /* what they stand for (inuse_basis.h) */
     hs_heap_reading heap;
     hs_growth_site suspects[HS_SUSPECTS_MAX];
     uint32_t nsuspects;

@@ -443,6 +443,179 @@ static void test_leak_still_named_while_markings_pause(void) {
     hs_growth_destroy(g);
 }
 
+/* Replays of G1 histories with markings spaced every way (issue 25): one GC every 0.1 s;
+ * markings complete every REPLAY_CYCLE GCs from `markings_from` seconds on (none before),
+ * each judging what was born before the GC that started its cycle, REPLAY_LAG GCs earlier
+ * (liveness.h). Only sampled objects are replayed, each of weight 1 (SCALE objects):
+ *   - REPLAY_LEAK: `leak_per_s` samples a second from `leak_from` on, never freed;
+ *   - REPLAY_CACHE: a FIFO cache of 4,000 objects (about 400 samples) replacing 200 a
+ *     second: each lives 20 s, then stays in the old generation until a marking;
+ *   - REPLAY_WARMUP: 50 samples a second over the first 8 s, then kept (a set built at
+ *     startup);
+ *   - REPLAY_PROMOTED: 20 samples a second that live 3 s (promoted, then dead: in use until
+ *     the next marking that starts after their death).
+ * An object dead before its first second is collected by the next young GC. */
+enum { REPLAY_LEAK = 1, REPLAY_CACHE, REPLAY_WARMUP, REPLAY_PROMOTED, REPLAY_SITES };
+enum { REPLAY_CYCLE = 3, REPLAY_LAG = 2, REPLAY_CACHE_OBJECTS = 4000, REPLAY_MAX = 16384 };
+#define REPLAY_GC_SECONDS 0.1
+/* The warm-up grows until 8 s, the promoted-then-dead site until 3 s: growth, which may be
+ * named while the horizon's middle point (growth.h: still growing) precedes the ramp's end.
+ * That middle is the point nearest halfway between the first point (about 4 s) and the
+ * last marking's boundary; with points 4 s apart and markings 5 s apart it passes 8 s by
+ * 2 * 8 - 4 + 4 + 5 = 21 s. From then on no site but the leak may ever be named. */
+#define REPLAY_QUIET_FROM 22.0
+
+typedef struct {
+    double seconds;        /* the run's length */
+    double markings_from;  /* no marking completes before */
+    uint32_t cycle;        /* GCs between two markings' ends (REPLAY_CYCLE: back to back) */
+    double leak_from, leak_per_s;
+    double check_from, check_to; /* the leak must be named at every GC in between */
+} replay_shape;
+
+typedef struct {
+    uint32_t bucket, epoch; /* born before GC `epoch + 1` */
+    uint32_t serial;        /* the cache's objects: insertion order (FIFO eviction) */
+    double born, dies;      /* seconds; dies = INFINITY: never */
+} replay_object;
+
+typedef struct {
+    uint32_t leak_missed;          /* GCs in [check_from, check_to] where the leak was not named */
+    double first_named;            /* when the leak was first named; INFINITY: never */
+    uint32_t false_named[REPLAY_SITES]; /* GCs from REPLAY_QUIET_FROM on where another site
+                                         * was named */
+} replay_result;
+
+static bool draw(uint64_t *rng, double p) { return (hs_random_next(rng) >> 11) * 0x1.0p-53 < p; }
+
+/* Sampled objects born between GC e - 1 and GC e: about `per_second` a second. */
+static uint32_t replay_births(uint64_t *rng, double per_second) {
+    uint32_t k = 0; /* binomial: 100 tries of probability per_second * 0.1 / 100 */
+    for (int i = 0; i < 100; i++) k += draw(rng, per_second * REPLAY_GC_SECONDS / 100);
+    return k;
+}
+
+static void replay_add(replay_object *objs, uint32_t *n, uint32_t bucket, uint32_t epoch,
+                       uint32_t serial, double born, double dies) {
+    if (*n < REPLAY_MAX) objs[(*n)++] = (replay_object){bucket, epoch, serial, born, dies};
+}
+
+/* Whether the collector has freed o by GC time `now`, when the newest complete marking
+ * started at `snapshot` (seconds; negative: none yet). */
+static bool replay_freed(const replay_object *o, double now, double snapshot) {
+    if (!(o->dies < now)) return false;
+    return o->dies - o->born < 1.0 || o->dies < snapshot;
+}
+
+static replay_result replay(const replay_shape *shape, uint64_t seed) {
+    static replay_object objs[REPLAY_MAX];
+    uint64_t rng = seed;
+    uint32_t n = 0, judged = 0;
+    uint32_t cache_inserted = 0;
+    double snapshot = -1;
+    replay_result res = {.first_named = INFINITY};
+    for (; cache_inserted < REPLAY_CACHE_OBJECTS; cache_inserted++) /* filled before the first GC */
+        if (draw(&rng, 1.0 / SCALE)) replay_add(objs, &n, REPLAY_CACHE, 0, cache_inserted, 0, INFINITY);
+    hs_growth *g = hs_growth_create();
+    uint32_t gcs = (uint32_t)lround(shape->seconds / REPLAY_GC_SECONDS);
+    for (uint32_t e = 1; e <= gcs; e++) {
+        double now = e * REPLAY_GC_SECONDS, born = now - REPLAY_GC_SECONDS / 2;
+        /* the cache: 20 objects inserted and the 20 oldest evicted per GC */
+        for (int i = 0; i < 20; i++, cache_inserted++)
+            if (draw(&rng, 1.0 / SCALE))
+                replay_add(objs, &n, REPLAY_CACHE, e - 1, cache_inserted, born, INFINITY);
+        for (uint32_t i = 0; i < n; i++)
+            if (objs[i].bucket == REPLAY_CACHE && objs[i].dies == INFINITY &&
+                objs[i].serial + REPLAY_CACHE_OBJECTS < cache_inserted)
+                objs[i].dies = born;
+        if (born >= shape->leak_from)
+            for (uint32_t k = replay_births(&rng, shape->leak_per_s); k > 0; k--)
+                replay_add(objs, &n, REPLAY_LEAK, e - 1, 0, born, INFINITY);
+        if (born < 8)
+            for (uint32_t k = replay_births(&rng, 50); k > 0; k--)
+                replay_add(objs, &n, REPLAY_WARMUP, e - 1, 0, born, INFINITY);
+        for (uint32_t k = replay_births(&rng, 20); k > 0; k--)
+            replay_add(objs, &n, REPLAY_PROMOTED, e - 1, 0, born, born + 3);
+        if (now >= shape->markings_from - 1e-9 && e % shape->cycle == 0 && e > REPLAY_LAG) {
+            judged = e - REPLAY_LAG; /* the cycle started at GC e - LAG */
+            snapshot = judged * REPLAY_GC_SECONDS;
+        }
+        hs_growth_begin(g, e, judged, (int64_t)llround(now * 1e3) * 1000000);
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (replay_freed(&objs[i], now, snapshot)) continue;
+            objs[kept++] = objs[i];
+            hs_growth_add(g, objs[i].bucket, objs[i].epoch, 1.0);
+        }
+        n = kept;
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+        bool leak = hs_growth_suspect(g, bucket_info, NULL, REPLAY_LEAK, NULL);
+        if (leak && now < res.first_named) res.first_named = now;
+        if (!leak && now >= shape->check_from - 1e-9 && now <= shape->check_to + 1e-9) res.leak_missed++;
+        for (uint32_t b = REPLAY_CACHE; b < REPLAY_SITES; b++)
+            res.false_named[b] += now >= REPLAY_QUIET_FROM && hs_growth_suspect(g, bucket_info, NULL, b, NULL);
+    }
+    hs_growth_destroy(g);
+    return res;
+}
+
+/* Runs `seeds` replays of a shape: the leak named at every GC of its check span in every
+ * seed; no other site from REPLAY_QUIET_FROM on. */
+static void replay_seeds(const char *what, const replay_shape *shape, uint64_t seed0, int seeds) {
+    int named = 0;
+    uint32_t missed = 0, cache = 0, warmup = 0, promoted = 0;
+    double latest = 0;
+    for (int s = 0; s < seeds; s++) {
+        replay_result r = replay(shape, seed0 + (uint64_t)s);
+        named += r.leak_missed == 0;
+        missed += r.leak_missed;
+        cache += r.false_named[REPLAY_CACHE];
+        warmup += r.false_named[REPLAY_WARMUP];
+        promoted += r.false_named[REPLAY_PROMOTED];
+        if (r.first_named > latest) latest = r.first_named;
+    }
+    printf("\n    %s: leak named throughout %.0f-%.0f s in %d/%d seeds (%u GCs missed), first "
+           "named at most %.1f s; cache named at %u GCs, warm-up at %u, promoted-then-dead at %u ",
+           what, shape->check_from, shape->check_to, named, seeds, missed, latest, cache, warmup,
+           promoted);
+    CU_ASSERT_EQUAL(named, seeds);
+    CU_ASSERT_EQUAL(cache, 0);
+    CU_ASSERT_EQUAL(warmup, 0);
+    CU_ASSERT_EQUAL(promoted, 0);
+}
+
+/* (a) No marking for 20 s, then back-to-back cycles (one every 0.3 s): the last 16
+ * markings span 4.8 s, in which a leak of 3 samples a second grows by about 14 samples
+ * (z about 4, about 2.8 in its second half), the GC horizon spans 1.6 s, and a minutes
+ * horizon has one point. Judged at points spaced in time, the 20 s before the first
+ * marking count: named from 21 s on. */
+static void test_back_to_back_markings_after_none(void) {
+    replay_shape shape = {.seconds = 40, .markings_from = 20, .cycle = REPLAY_CYCLE,
+                          .leak_from = 0, .leak_per_s = 3, .check_from = 21, .check_to = 40};
+    replay_seeds("none for 20 s, then back to back", &shape, 0xa0000, 10);
+}
+
+/* (b) No marking for 100 s (longer than the seconds horizon: its first point is mid-leak,
+ * its figure every survivor, the promoted-then-dead ones included), then a burst. A
+ * minutes horizon has two points until 120 s; the markings horizon spans the burst. */
+static void test_burst_after_long_quiet(void) {
+    replay_shape shape = {.seconds = 118, .markings_from = 100, .cycle = REPLAY_CYCLE,
+                          .leak_from = 0, .leak_per_s = 3, .check_from = 101, .check_to = 118};
+    replay_seeds("none for 100 s, then a burst", &shape, 0xb0000, 10);
+}
+
+/* (c) Evenly spaced markings: back to back from the start (every 0.3 s: 16 markings are
+ * 4.8 s), where a leak is named from 20 s on, judged over the seconds before; and every
+ * 5 s (16 markings span 80 s), as before. */
+static void test_evenly_spaced_markings(void) {
+    replay_shape often = {.seconds = 60, .markings_from = 0, .cycle = REPLAY_CYCLE,
+                          .leak_from = 0, .leak_per_s = 3, .check_from = 20, .check_to = 60};
+    replay_seeds("every 0.3 s", &often, 0xc0000, 10);
+    replay_shape sparse = {.seconds = 90, .markings_from = 0, .cycle = 50,
+                           .leak_from = 0, .leak_per_s = 3, .check_from = 30, .check_to = 90};
+    replay_seeds("every 5 s", &sparse, 0xc1000, 10);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"linear growth found, stable and tiny sites not", test_linear_growth_found_stable_and_tiny_not},
@@ -459,6 +632,9 @@ void register_tests(void) {
         {"a site is judged over its stacks", test_site_judged_over_its_stacks},
         {"a steady leak into a large site is found", test_steady_leak_into_a_large_site_found},
         {"a leak stays named while markings pause", test_leak_still_named_while_markings_pause},
+        {"replay: back-to-back markings after none", test_back_to_back_markings_after_none},
+        {"replay: a burst after a long quiet", test_burst_after_long_quiet},
+        {"replay: evenly spaced markings", test_evenly_spaced_markings},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("growth", tests);

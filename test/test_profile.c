@@ -228,6 +228,25 @@ static void test_many_samples_grow(void) {
     hs_profile_free(p);
 }
 
+/* A comment decided late goes to the top: the newest moves to `at`, the others keep their
+ * order; an index past the newest moves nothing. */
+static void test_raise_last_comment(void) {
+    hs_profile *p = hs_profile_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    for (int i = 0; i < 4; i++) CU_ASSERT_EQUAL(hs_profile_add_comment(p, "c%d", i), 0);
+    hs_profile_raise_last_comment(p, 1);
+    const char *want[] = {"c0", "c3", "c1", "c2"};
+    for (int i = 0; i < 4; i++) CU_ASSERT_STRING_EQUAL(p->comments[i], want[i]);
+    hs_profile_raise_last_comment(p, 3); /* already there */
+    hs_profile_raise_last_comment(p, 9);
+    for (int i = 0; i < 4; i++) CU_ASSERT_STRING_EQUAL(p->comments[i], want[i]);
+    hs_profile_free(p);
+    p = hs_profile_new();
+    hs_profile_raise_last_comment(p, 0); /* no comment at all */
+    CU_ASSERT_EQUAL(p->ncomments, 0);
+    hs_profile_free(p);
+}
+
 static void test_comments_are_formatted(void) {
     hs_profile *p = hs_profile_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -289,6 +308,7 @@ static CU_TestInfo profile_tests[] = {
     {"samples are copied and checked", test_samples_are_copied},
     {"many samples grow the arrays", test_many_samples_grow},
     {"comments are formatted", test_comments_are_formatted},
+    {"a late comment raised to the top", test_raise_last_comment},
     {"a failed profile refuses everything", test_failed_profile_refuses_everything},
     CU_TEST_INFO_NULL,
 };

@@ -476,6 +476,41 @@ static void test_residual_not_ranked(void) {
     hs_profile_free(p);
 }
 
+/* Before any GC the header says what in use is and why (inuse_basis.h). A collector that
+ * collects but has not yet: in use is 0 everywhere, and the rows follow what was allocated
+ * (not the sites' names: "a.Z" would come before "b.A" by name). A collector that never
+ * collects: in use is what was allocated, said so. */
+static void test_before_any_gc(void) {
+    hs_profile *p = new_profile(4);
+    const char *small[] = {"a.Z.put"}, *big[] = {"b.A.put"};
+    const int64_t lines[] = {1};
+    add_site(p, "byte[]", small, lines, 1, 1000, 1 << 20, 0, -1);
+    add_site(p, "byte[]", big, lines, 1, 1000, 9 << 20, 0, -1);
+    p = fixture_or_null(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_report_facts f = facts_of(true);
+    f.last_gc_nanos = 0;
+    f.gc_count = 0;
+    f.inuse_basis = HS_INUSE_NO_GC_YET;
+    char *text = render(p, &f, HS_RANK_INUSE, 200, 20, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "heap: in use: not known yet: in-use values are as of the "
+                                        "last GC, and G1 has not collected yet"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "sites follow allocated bytes until then"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "growth: judged at GCs, and none has run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), "b.A.put:1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 2), "a.Z.put:1"));
+    free(text);
+    f.gc_name = "Epsilon";
+    f.inuse_basis = HS_INUSE_NEVER_COLLECTED;
+    text = render(p, &f, HS_RANK_INUSE, 200, 20, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "heap: in use = allocated since the agent started: Epsilon "
+                                        "never collects the heap"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "in use: estimated objects allocated since the agent started"));
+    CU_ASSERT_PTR_NULL(strstr(text, "alive as of the last GC"));
+    free(text);
+    hs_profile_free(p);
+}
+
 static void test_paths_text(void) {
     hs_profile *p = hs_profile_new();
     hs_profile_add_sample_type(p, "inuse_objects", "count");
@@ -559,6 +594,7 @@ void register_tests(void) {
     CU_add_test(suite, "never wider than width=, sites cut with an ellipsis", test_widths);
     CU_add_test(suite, "live=false and an empty profile", test_live_off_and_empty);
     CU_add_test(suite, "the unattributed heap is not a ranked site", test_residual_not_ranked);
+    CU_add_test(suite, "before any GC: what in use is, rows by allocation", test_before_any_gc);
     CU_add_test(suite, "retention paths as text", test_paths_text);
     CU_add_test(suite, "identical chains folded with a count", test_paths_folded);
     CU_add_test(suite, "narrow rows keep line and class; width 0 cuts nothing", test_rows_stay_apart);

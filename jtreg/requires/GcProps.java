@@ -1,7 +1,7 @@
 /*
  * GcProps: the extra @requires properties of this suite (TEST.ROOT, requires.extraPropDefns).
  *
- *   vm.gc.G1, vm.gc.Parallel, vm.gc.Serial, vm.gc.Z, vm.gc.Shenandoah
+ *   vm.gc.G1, vm.gc.Parallel, vm.gc.Serial, vm.gc.Z, vm.gc.Shenandoah, vm.gc.Epsilon
  *
  * "true" when a test may start a JVM with that collector: the JDK under test has it (a
  * `java -XX:+UseXGC -version` succeeds) and the suite was not told to run under another
@@ -10,6 +10,7 @@
  */
 import java.lang.management.ManagementFactory;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,13 @@ public class GcProps implements Callable<Map<String, String>> {
         COLLECTORS.put("Serial", "-XX:+UseSerialGC");
         COLLECTORS.put("Z", "-XX:+UseZGC");
         COLLECTORS.put("Shenandoah", "-XX:+UseShenandoahGC");
+        COLLECTORS.put("Epsilon", "-XX:+UseEpsilonGC");
     }
+
+    /** Epsilon is experimental on every JDK we run (11 to 25): probed with this flag before
+     *  it, as its tests start it (the others are probed as they are, so that ZGC, experimental
+     *  on 11, stays unsupported there). */
+    private static final String UNLOCK = "-XX:+UnlockExperimentalVMOptions";
 
     @Override
     public Map<String, String> call() throws Exception {
@@ -38,10 +45,15 @@ public class GcProps implements Callable<Map<String, String>> {
             if (ownFlags.contains(flag)) chosen = flag;
         }
 
-        // Start every probe first, then wait: five JVM start-ups in parallel.
+        // Start every probe first, then wait: six JVM start-ups in parallel.
         Map<String, Process> probes = new HashMap<>();
         for (Map.Entry<String, String> gc : COLLECTORS.entrySet()) {
-            probes.put(gc.getKey(), new ProcessBuilder(java, gc.getValue(), "-version")
+            List<String> command = new ArrayList<>();
+            command.add(java);
+            if (gc.getKey().equals("Epsilon")) command.add(UNLOCK);
+            command.add(gc.getValue());
+            command.add("-version");
+            probes.put(gc.getKey(), new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
         }

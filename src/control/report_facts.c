@@ -33,6 +33,7 @@ static void fill_facts(hs_agent *agent, const hs_snapshot_live *live, report_fac
     memset(out, 0, sizeof *out);
     f->now_nanos = hs_wall_nanos();
     f->live = live->valid != 0;
+    f->inuse_basis = live->inuse_basis;
     f->heap_known = live->heap.valid != 0;
     f->heap_used = live->heap.valid ? live->heap.used_bytes : 0;
     hs_live_status_info status;

@@ -74,6 +74,8 @@ const char *hs_gc_kind_name(hs_gc_kind kind) {
     return "unknown";
 }
 
+bool hs_gc_never_collects(hs_gc_kind kind) { return kind == HS_GC_EPSILON; }
+
 int hs_gc_updates_used_at_last_gc(hs_gc_kind kind) {
     return kind == HS_GC_G1 || kind == HS_GC_SHENANDOAH || kind == HS_GC_Z;
 }

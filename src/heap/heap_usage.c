@@ -84,7 +84,7 @@ static void choose_explicit(hs_heap_usage *hu, const hs_hotspot_tables *tables, 
 static void choose_auto(hs_heap_usage *hu, const hs_hotspot_tables *tables, JNIEnv *jni,
                         hs_gc_bean_list *beans) {
     char why[HS_WHY_MAX] = "";
-    if (hu->gc == HS_GC_EPSILON) {
+    if (hs_gc_never_collects(hu->gc)) {
         use_none(hu, hs_gc_vmstructs_unsuitable_reason(hu->gc));
         return;
     }

@@ -69,10 +69,11 @@ struct hs_growth {
 };
 
 /* Seconds per point at each time horizon (0: not a time horizon). */
-static const int64_t PERIOD_SECONDS[HS_GROWTH_HORIZONS] = {0, 0, 60, 3600};
+static const int64_t PERIOD_SECONDS[HS_GROWTH_HORIZONS] = {0, 0, HS_GROWTH_SECONDS_PERIOD, 60, 3600};
 
 const char *hs_growth_horizon_name(hs_growth_horizon h) {
-    static const char *const names[HS_GROWTH_HORIZONS] = {"GCs", "markings", "minutes", "hours"};
+    static const char *const names[HS_GROWTH_HORIZONS] = {"GCs", "markings", "seconds", "minutes",
+                                                          "hours"};
     return h < HS_GROWTH_HORIZONS ? names[h] : "?";
 }
 

@@ -461,12 +461,16 @@ typedef struct {
     uint32_t epoch;
     uint32_t seconds; /* seconds_now() at the collection */
     hs_liveness_state liveness;
+    bool never_collected; /* HS_INUSE_NEVER_COLLECTED: every entry, no GC ages */
 } collect_context;
 
-/* Counts an entry allocated before the last GC whose object has not been collected. */
+/* Counts an entry allocated before the last GC whose object has not been collected (any
+ * entry whose object has not been collected, under a collector that never collects). */
 static void add_if_live(const hs_live_entry *entry, void *ctx) {
     collect_context *c = ctx;
-    if (entry->epoch >= c->epoch || entry->bucket == 0 || entry->bucket > c->nbuckets) return;
+    if ((!c->never_collected && entry->epoch >= c->epoch) || entry->bucket == 0 ||
+        entry->bucket > c->nbuckets)
+        return;
     if ((*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL)) return;
     double weight = (double)entry->weight_fp / (double)HS_WEIGHT_ONE;
     uint32_t age_seconds = hs_age_seconds(entry->seconds, c->seconds);
@@ -484,6 +488,11 @@ static void add_if_live(const hs_live_entry *entry, void *ctx) {
     }
     c->live_weight[entry->bucket] += weight;
     c->live_weight2[entry->bucket] += weight * weight;
+    if (c->never_collected) { /* no GC: an age in seconds, none in GCs */
+        c->ages[entry->bucket].unsplit_weight += weight;
+        c->ages[entry->bucket].unsplit_seconds += weight * age_seconds;
+        return;
+    }
     hs_age_site_add(&c->ages[entry->bucket], c->epoch - entry->epoch, age_seconds, weight);
     if (!confirmed) return;
     c->confirmed_weight[entry->bucket] += weight;
@@ -533,12 +542,15 @@ static void copy_peak(const hs_live_tracker *t, hs_live_view *view) {
  * (from the history when the caller may not allocate Java objects). */
 static void collect_now(hs_live_tracker *t, JNIEnv *jni, hs_live_when when, hs_live_view *view) {
     view->epoch = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
+    view->inuse_basis = hs_inuse_basis_of(
+        hs_gc_never_collects((hs_gc_kind)hs_heap_usage_gc(t->heap)), view->epoch);
     collect_context ctx = {.jni = jni, .live_weight = view->live_weight,
                            .live_weight2 = view->live_weight2, .ages = view->ages,
                            .confirmed_weight = view->confirmed_weight,
                            .confirmed_ages = view->confirmed_ages, .nbuckets = view->nbuckets,
                            .epoch = view->epoch, .seconds = seconds_now(t),
-                           .liveness = view->liveness};
+                           .liveness = view->liveness,
+                           .never_collected = view->inuse_basis == HS_INUSE_NEVER_COLLECTED};
     hs_live_table_each(t->table, add_if_live, &ctx);
     /* G1 humongous objects: found in the heap at this dump, which no marking may have
      * judged: they count as unjudged. Their survival outcomes are known only now (the

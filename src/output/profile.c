@@ -293,6 +293,13 @@ int hs_profile_add_comment(hs_profile *p, const char *fmt, ...) {
     return 0;
 }
 
+void hs_profile_raise_last_comment(hs_profile *p, uint32_t at) {
+    if (p->ncomments == 0 || at >= p->ncomments - 1) return;
+    char *last = p->comments[p->ncomments - 1];
+    memmove(&p->comments[at + 1], &p->comments[at], (p->ncomments - 1 - at) * sizeof *p->comments);
+    p->comments[at] = last;
+}
+
 /* Gives sample s the label key=value (copies), replacing an earlier one. 0 or -1. */
 static int label_sample(hs_profile *p, hs_sample *s, const char *key, const char *value) {
     char *key_copy = copy_string(key), *value_copy = copy_string(value);

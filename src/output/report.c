@@ -247,6 +247,7 @@ static int compare_rows(const void *a, const void *b, void *by) {
     double vx = sort_by == HS_RANK_ALLOC ? x->alloc : x->inuse;
     double vy = sort_by == HS_RANK_ALLOC ? y->alloc : y->inuse;
     if (vx != vy) return vx > vy ? -1 : 1;
+    if (x->alloc != y->alloc) return x->alloc > y->alloc ? -1 : 1; /* no GC yet: all 0 in use */
     return strcmp(x->key, y->key);
 }
 
@@ -410,9 +411,12 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
                                     "figure from %s)",
                  f->heap_known ? a : "unknown", b, f->gc_count, f->gc_name ? f->gc_name : "GC ?",
                  f->heap_source ? f->heap_source : "none");
-    } else if (f->live) {
-        snprintf(line, sizeof line, "heap: no GC seen yet, so nothing is known to be in use (%s)",
-                 f->gc_name ? f->gc_name : "GC ?");
+    } else if (f->live) { /* no GC: what in use means then, and why */
+        char note[512];
+        hs_inuse_basis_note(f->inuse_basis, f->gc_name, note, sizeof note);
+        snprintf(line, sizeof line, "heap: %s%s", note[0] ? note : "no GC seen yet",
+                 f->inuse_basis == HS_INUSE_NEVER_COLLECTED ? ""
+                                                            : "; sites follow allocated bytes until then");
     } else if (f->stopped) {
         snprintf(line, sizeof line, "sampling is stopped (heapsampler stop): nothing is tracked, "
                                     "so no site shows bytes in use, and allocated is what was "
@@ -421,7 +425,11 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
         snprintf(line, sizeof line, "heap: live tracking is off (live=false): allocation only");
     }
     append_wrapped(out, line, width);
-    if (f->live)
+    if (f->live && f->inuse_basis == HS_INUSE_NEVER_COLLECTED)
+        append_wrapped(out, "in use: estimated objects allocated since the agent started (above); "
+                            "± is one standard error of the sampling estimate; age = mean age of "
+                            "what is in use", width);
+    else if (f->live)
         append_wrapped(out, "in use: estimated objects alive as of the last GC; ± is one standard "
                             "error of the sampling estimate; heap = in use / heap used after the "
                             "last GC; age = mean age of what is in use", width);
@@ -442,6 +450,8 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
         snprintf(line, sizeof line, "growth: how much a site's in-use bytes grew over the last %u "
                                     "GCs, shown when more than 4 standard errors (- : not growing)",
                  f->suspects[0].gcs);
+    else if (f->live && f->gc_count == 0)
+        snprintf(line, sizeof line, "growth: judged at GCs, and none has run");
     else if (f->live)
         snprintf(line, sizeof line, "growth: no site's in-use bytes grew by more than 4 standard "
                                     "errors over the last GCs");

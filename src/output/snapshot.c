@@ -9,11 +9,13 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "estimate.h"
+#include "inuse_basis.h"
 #include "live_age.h"
 #include "log.h"
 #include "wall_clock.h"
@@ -54,6 +56,8 @@ typedef struct {
     double *live_weight, *confirmed_weight;
     hs_age_site *confirmed_ages;
     double rate_scale;              /* rate cap: offered / weights handed out (throttle.h) */
+    uint32_t note_at;               /* where the in-use basis note goes (after `what`) */
+    hs_inuse_basis inuse_basis;     /* what the in-use values stand for (inuse_basis.h) */
 } builder;
 
 /* A function for a name that is not a Java method ([unknown], a class, [truncated]). */
@@ -133,13 +137,33 @@ static uint64_t period_weight(const hs_snapshot_request *req, uint32_t index, ui
 
 /* A bucket's unbiased allocation estimate in the request's period (rate-cap weights and
  * the dump's scale included), rounded as the profile reports it. */
-static hs_live_amount bucket_alloc(const builder *b, uint32_t index,
-                                   const hs_bucket_snapshot *bucket, int64_t interval) {
-    double objects = (double)period_weight(b->req, index, bucket->weight_fp) /
-                     (double)HS_WEIGHT_ONE * b->rate_scale *
+static hs_live_amount alloc_of_weight(const builder *b, uint64_t weight_fp,
+                                      const hs_bucket_snapshot *bucket, int64_t interval) {
+    double objects = (double)weight_fp / (double)HS_WEIGHT_ONE * b->rate_scale *
                      hs_unbias_scale((double)bucket->key.size, interval);
     return (hs_live_amount){.objects = llround(objects),
                             .bytes = llround(objects * (double)bucket->key.size)};
+}
+
+static hs_live_amount bucket_alloc(const builder *b, uint32_t index,
+                                   const hs_bucket_snapshot *bucket, int64_t interval) {
+    return alloc_of_weight(b, period_weight(b->req, index, bucket->weight_fp), bucket, interval);
+}
+
+/* Under a collector that never collects, in use is what was allocated since the agent
+ * started (inuse_basis.h): each bucket's whole-run allocation, whatever period the
+ * profile's alloc values cover. */
+static void inuse_is_allocated(builder *b, uint32_t nbuckets, hs_live_scale_summary *sum) {
+    *sum = (hs_live_scale_summary){.factor = 1};
+    for (uint32_t i = 1; i <= nbuckets; i++) {
+        hs_bucket_snapshot bucket;
+        if (hs_sample_table_get(b->src->sampled.samples, i, &bucket) != 0) continue;
+        b->inuse[i] = alloc_of_weight(b, bucket.weight_fp, &bucket, b->src->opts->interval);
+        sum->total_bytes += b->inuse[i].bytes;
+        sum->total_objects += b->inuse[i].objects;
+    }
+    sum->raw_bytes = (double)sum->total_bytes;
+    sum->raw_objects = (double)sum->total_objects;
 }
 
 /* Caps every bucket's in-use at its allocation (Go's inuse <= alloc); see live_scale.h.
@@ -325,6 +349,10 @@ static void add_spilled_sample(builder *b) {
     int64_t values[HS_PROFILE_MAX_VALUES] = {0};
     values[HS_VALUE_ALLOC_OBJECTS] = (int64_t)((objects_fp + HS_OVERFLOW_ONE / 2) / HS_OVERFLOW_ONE);
     values[HS_VALUE_ALLOC_SPACE] = (int64_t)bytes;
+    if (b->inuse && b->inuse_basis == HS_INUSE_NEVER_COLLECTED) { /* still in the heap */
+        values[HS_VALUE_INUSE_OBJECTS] = values[HS_VALUE_ALLOC_OBJECTS];
+        values[HS_VALUE_INUSE_SPACE] = values[HS_VALUE_ALLOC_SPACE];
+    }
     if (loc != UINT32_MAX) hs_profile_add_sample(b->profile, &loc, 1, values, 0);
 }
 
@@ -436,12 +464,18 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            view->heap.valid ? "" : "unknown, ",
                            (unsigned long long)(view->heap.valid ? view->heap.used_bytes : 0),
                            view->heap.source ? view->heap.source : "none");
+    char as_of[96];
+    if (view->inuse_basis == HS_INUSE_NEVER_COLLECTED)
+        snprintf(as_of, sizeof as_of, "allocated since the agent started (no GC: see the first "
+                                      "comments)");
+    else
+        snprintf(as_of, sizeof as_of, "as of the last GC (epoch %u)", view->epoch);
     hs_profile_add_comment(p,
-                           "inuse: as of the last GC (epoch %u); unbiased live estimate %.0f bytes, "
+                           "inuse: %s; unbiased live estimate %.0f bytes, "
                            "%.0f objects; live_scale=%s factor %.4f; %llu bytes not attributed to "
                            "samples%s; %llu bytes taken off sites to keep each site's in-use at "
                            "most its allocation",
-                           view->epoch, sum->raw_bytes, sum->raw_objects,
+                           as_of, sum->raw_bytes, sum->raw_objects,
                            mode == HS_SCALE_PROPORTIONAL ? "proportional" : "residual",
                            sum->factor, (unsigned long long)sum->residual_bytes,
                            view->heap.valid ? "" : " (heap unknown: estimates are unscaled)",
@@ -467,7 +501,8 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                                "a heap walk at this dump%s",
                                view->humongous_tracked,
                                view->humongous_known ? "" : " (failed: their liveness is unknown)");
-    add_liveness_comment(p, view, sum, confirmed);
+    if (view->inuse_basis != HS_INUSE_NEVER_COLLECTED) /* no liveness labels then */
+        add_liveness_comment(p, view, sum, confirmed);
     for (uint32_t i = 0; i < view->nhistory; i++) {
         const hs_live_history_entry *h = &view->history[i];
         char when[40];
@@ -488,6 +523,23 @@ static void add_residual_sample(builder *b, int64_t bytes) {
     if (loc != UINT32_MAX) hs_profile_add_sample(b->profile, &loc, 1, values, 0);
 }
 
+/* Says at the top of the comments (after the file's `what`) what in-use stands for when no
+ * GC has run, and opens the profile on the view that has numbers unless its reader asked
+ * for one (inuse_basis.h). */
+static void note_inuse_basis(builder *b, const char *gc_name) {
+    char note[512];
+    hs_inuse_basis_note(b->inuse_basis, gc_name, note, sizeof note);
+    bool chosen = !b->req->default_type;
+    const char *then = b->inuse_basis == HS_INUSE_NEVER_COLLECTED
+                           ? "; inuse_* values are the alloc_* values of the whole run"
+                       : chosen ? "; inuse_* values are 0, and the profile opens on alloc_space"
+                                : "; inuse_* values are 0";
+    if (note[0] && hs_profile_add_comment(b->profile, "%s%s", note, then) == 0)
+        hs_profile_raise_last_comment(b->profile, b->note_at);
+    if (chosen)
+        hs_profile_set_default_sample_type(b->profile, hs_inuse_basis_default_type(b->inuse_basis));
+}
+
 /* Computes b->inuse for every bucket; adds the residual site and the live comments. */
 static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     const hs_snapshot_source *src = b->src;
@@ -505,13 +557,19 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     }
     hs_live_scale_summary sum;
     uint64_t heap = view.heap.valid ? view.heap.used_bytes : 0;
-    hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, src->opts->live_scale, b->inuse, &sum);
-    /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
-    bool scaled = sum.heap_known && src->opts->live_scale == HS_SCALE_PROPORTIONAL;
-    if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
-        free(est);
-        hs_live_view_free(&view);
-        return -1;
+    b->inuse_basis = view.inuse_basis;
+    note_inuse_basis(b, view.gc_name);
+    if (view.inuse_basis == HS_INUSE_NEVER_COLLECTED) {
+        inuse_is_allocated(b, nbuckets, &sum);
+    } else {
+        hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, src->opts->live_scale, b->inuse, &sum);
+        /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
+        bool scaled = sum.heap_known && src->opts->live_scale == HS_SCALE_PROPORTIONAL;
+        if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
+            free(est);
+            hs_live_view_free(&view);
+            return -1;
+        }
     }
     b->inuse_var = inuse_variances(src, &view, est, b->inuse, b->rate_scale);
     if (!b->inuse_var) {
@@ -532,17 +590,21 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     hs_snapshot_live *out = b->req->live_out;
     if (out) {
         out->valid = 1;
+        out->inuse_basis = view.inuse_basis;
         out->heap = view.heap;
         out->nsuspects = view.nsuspects;
         memcpy(out->suspects, view.suspects, sizeof out->suspects);
     }
     b->ages = view.ages; /* kept for add_bucket's split by liveness and age */
-    b->live_weight = view.live_weight;
-    b->confirmed_weight = view.confirmed_weight;
-    b->confirmed_ages = view.confirmed_ages;
     view.ages = NULL;
-    view.live_weight = view.confirmed_weight = NULL;
-    view.confirmed_ages = NULL;
+    if (view.inuse_basis != HS_INUSE_NEVER_COLLECTED) { /* the liveness split; none when
+                                                         * nothing is ever collected */
+        b->live_weight = view.live_weight;
+        b->confirmed_weight = view.confirmed_weight;
+        b->confirmed_ages = view.confirmed_ages;
+        view.live_weight = view.confirmed_weight = NULL;
+        view.confirmed_ages = NULL;
+    }
     free(est);
     hs_live_view_free(&view);
     return 0;
@@ -587,6 +649,7 @@ hs_profile *hs_snapshot_build_request(const hs_snapshot_source *src, JNIEnv *jni
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
              set_header(src, b.profile, live, b.req) == 0;
     uint32_t buckets = !ok ? 0 : b.req->alloc_fp ? b.req->nbuckets : hs_sample_table_count(src->sampled.samples);
+    if (ok) b.note_at = b.profile->ncomments;
     if (ok) add_comments(src, b.profile, b.rate_scale);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
     for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, src->opts->interval);
