@@ -1,44 +1,88 @@
-/* interval_control.h: when the rate cap keeps only a small fraction of what the JVM offers,
- * the JVM's own sampling interval is raised so that it offers about what the cap keeps (each
- * offer costs the JVM a callback even when the cap drops it); it is lowered again, never
- * below the configured interval, when the offers drop. This module only decides; the rate
- * cap (throttle.c) feeds it one control period's figures at a time and applies what it
- * returns through the agent's SetHeapSamplingInterval.
+/* interval_control.h: the JVM's sampling interval follows the rate cap's budget both ways.
+ * When the cap keeps only a small fraction of what the JVM offers, the interval is raised so
+ * that it offers about twice what the cap keeps (each offer costs the JVM a callback even
+ * when the cap drops it); when the JVM offers fewer samples than the cap's rate, the
+ * interval is lowered so that the budget is spent (a program allocating 20 MB/s keeps
+ * about the rate, as one allocating 8 GB/s does). This module only decides; the rate cap
+ * (throttle.c) feeds it one control period's figures at a time and applies what it returns
+ * through the agent's SetHeapSamplingInterval.
+ *
+ * Bounds: the interval moves between `lowest` and `highest`. The lowest is interval= when
+ * the user gave it (an explicit interval is honoured as the least), else
+ * HS_INTERVAL_LOWEST (or the starting interval, if smaller); the highest is the starting
+ * interval times HS_INTERVAL_MAX_FACTOR, at most HS_INTERVAL_LIMIT.
+ *
+ * Why HS_INTERVAL_LOWEST is 16 KiB: every offer costs the allocating thread about a
+ * microsecond whether it is kept or not (the JVM posting the event, 0.8 us on AllocMix, and
+ * the cap's decision), and below a thread's TLAB size every sample also cuts its TLAB short
+ * (one more slow-path allocation). In the steady state the control keeps the offers at about
+ * twice the rate, whatever the interval; the bound is for the moment a program that was
+ * quiet (lowered) starts allocating at full speed, before the control raises the interval
+ * again: at 16 KiB a surge of 1 GB/s offers ~65,000 samples a second, ~6 % of a core,
+ * for at most HS_INTERVAL_SURGE_MS (below), about what allocating and zeroing the bytes
+ * costs the program itself. And at 16 KiB a program allocating 16 MB/s already offers the
+ * default rate of 1,000 a second: below that, the budget is not what limits precision.
  *
  * The decision, per control period (1 s): f = the cap's rate / the offers per second, the
  * fraction of the offers the cap can keep in the long run.
  * - f < 1/4 in HS_INTERVAL_HOLD consecutive periods: raise the interval by the power of two
  *   that brings f nearest 1/2 (the offers then are about twice what is kept);
- * - f > 1 (fewer offers than the cap allows: every one is kept) in HS_INTERVAL_HOLD
- *   consecutive periods, above the configured interval: lower it the same way, to f near
- *   1/2, but not below the configured interval.
+ * - f > 1 (fewer offers than the cap allows: every one is kept, part of the budget unspent)
+ *   in HS_INTERVAL_HOLD consecutive periods, above the lowest interval: lower it the same
+ *   way, to f near 1/2 (the JVM then offers about twice the rate and the cap keeps the
+ *   rate, choosing among the offers with its survival factors);
+ * - a surge: f < 1/HS_INTERVAL_SURGE over the first HS_INTERVAL_SURGE_MS of a period (or
+ *   more) raises at once, without the hold (hs_interval_control_surge), unless the period
+ *   follows a change.
  * Hysteresis: after a change f lands within a factor sqrt(2) of 1/2 (0.35-0.71), well
  * inside the band [1/4, 1] where nothing changes; and the first period after a change
  * (threads still finish the sample gaps they drew at the old interval) is never counted, so
  * a change needs HOLD more whole periods at the new interval before the next one.
  *
  * Estimates stay unbiased through the changes: a sample the JVM took at interval I is
- * weighted unbias(size, I) / unbias(size, I0) (estimate.h), as after `start,interval=`. */
+ * weighted unbias(size, I) / unbias(size, I0) (estimate.h; below 1 when I < I0), with I
+ * the interval its thread drew its sample gap at (sampler.c). */
 #ifndef HS_INTERVAL_CONTROL_H
 #define HS_INTERVAL_CONTROL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HS_INTERVAL_HOLD 2           /* periods a condition must last before a change */
-#define HS_INTERVAL_MAX_FACTOR 1024  /* never above the configured interval times this */
+#define HS_INTERVAL_MAX_FACTOR 1024  /* never above the starting interval times this */
 #define HS_INTERVAL_LIMIT (INT64_C(1) << 30) /* nor above this (SetHeapSamplingInterval takes a jint) */
+#define HS_INTERVAL_LOWEST (INT64_C(16) << 10) /* the lowest without interval= (see above) */
+#define HS_INTERVAL_SURGE 16         /* offers over 16 x the rate: raise at once */
+#define HS_INTERVAL_SURGE_MS 100     /* ... once a period has lasted this long */
+
+/* Why the interval is what it is: the last change, or none yet. */
+typedef enum { HS_INTERVAL_KEPT = 0, HS_INTERVAL_RAISED, HS_INTERVAL_LOWERED } hs_interval_move;
 
 typedef struct {
-    int64_t floor;    /* the configured interval: never below it */
+    int64_t start;    /* the interval at startup (interval=, or its default) */
+    int64_t lowest;   /* never below this */
+    bool explicit_lowest; /* lowest is an interval the user gave (interval=, start,interval=) */
     int64_t current;  /* the interval the JVM samples at */
     int streak;       /* consecutive periods below 1/4 (> 0) or above 1 (< 0) */
     int skip;         /* periods still to ignore (the one a change came in) */
     uint64_t changes; /* intervals applied */
     uint64_t raised;  /* of which raises */
+    /* the last period decided, and the last change: what `status` says why from */
+    double offers_seen, rate_seen;       /* offers and rate per second, last period */
+    hs_interval_move last_move;
+    int64_t last_from;                   /* the interval the last change left */
+    double last_offers, last_rate;       /* the figures it was decided on */
+    bool decided_at_bound;               /* the decision stopped short at a bound ... */
+    bool last_at_bound;                  /* ... and the last change applied did */
 } hs_interval_control;
 
-/* Starts at (and never goes below) the configured interval. */
-void hs_interval_control_init(hs_interval_control *c, int64_t configured);
+/* Starts at `start`; `given`: the user gave it (interval=), so it is also the lowest; else
+ * the lowest is HS_INTERVAL_LOWEST (or start, if smaller). */
+void hs_interval_control_init(hs_interval_control *c, int64_t start, bool given);
+
+/* The highest interval the control may set. */
+int64_t hs_interval_control_highest(const hs_interval_control *c);
 
 /* One control period: offered samples per second at c->current, and the cap's rate per
  * second. Returns the interval to set (c->current when nothing changes); the caller sets
@@ -46,8 +90,24 @@ void hs_interval_control_init(hs_interval_control *c, int64_t configured);
 int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_second,
                                    double rate_per_second);
 
-/* The JVM now samples at `interval` (decided above, or set by the operator's `start,
- * interval=`, which also makes it the floor: pass floor = interval then, else c->floor). */
-void hs_interval_control_applied(hs_interval_control *c, int64_t interval, int64_t floor);
+/* Part of a period (at least HS_INTERVAL_SURGE_MS of it): returns a raised interval when
+ * the offers so far exceed HS_INTERVAL_SURGE times the rate, else c->current. No hold:
+ * the cost of a surge at a low interval is paid per offer. */
+int64_t hs_interval_control_surge(hs_interval_control *c, double offered_per_second,
+                                  double rate_per_second);
+
+/* The JVM now samples at `interval`, as decided above. */
+void hs_interval_control_applied(hs_interval_control *c, int64_t interval);
+
+/* The operator's `start,interval=`: the JVM samples at `interval`, which is the lowest (and
+ * the start the highest is counted from) from now on. */
+void hs_interval_control_set_by_user(hs_interval_control *c, int64_t interval);
+
+/* "64 KiB", "512 KiB", "1 MiB"; bytes when not a whole number of KiB ("1000 B"). */
+void hs_interval_format(int64_t interval, char *buf, size_t len);
+
+/* One line, without '\n', saying what the interval is and why: the last change (from what,
+ * on what offers and rate) or none, and its bounds. Returns the length needed (snprintf). */
+size_t hs_interval_control_explain(const hs_interval_control *c, char *buf, size_t len);
 
 #endif

@@ -348,7 +348,8 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answe
     }
     if (start_http(agent, jni, cmd, &opened) != 0) return JNI_ERR; /* sampling unchanged */
     if (!running &&
-        hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), why, sizeof why) != 0) {
+        hs_sampling_resume(agent, agent->jvmti, start_interval(agent, cmd), cmd->has_interval, why,
+                           sizeof why) != 0) {
         hs_error("start: %s", why);
         if (opened) hs_http_export_stop(agent);
         return JNI_ERR;

@@ -998,6 +998,7 @@ int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errle
         item += item_len + 1; /* a trailing comma leaves an empty last item: rejected */
     }
     if (check_combination(&parsed, err, errlen) != 0) return -1;
+    if (seen[find_option("interval", 8) - option_table]) parsed.interval_given = true;
     *opts = parsed;
     return 0;
 }

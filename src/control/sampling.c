@@ -46,7 +46,7 @@ int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     if (agent->opts.adapt_interval)
         hs_throttle_control_interval(agent->throttle, atomic_load(&agent->sampling_interval),
-                                     set_interval_for_cap, agent);
+                                     agent->opts.interval_given, set_interval_for_cap, agent);
     atomic_store(&agent->phase, HS_PHASE_RUNNING);
     jvmtiError err = set_event(jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE) {
@@ -83,19 +83,18 @@ int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, 
     return 0;
 }
 
-int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
-                       size_t whylen) {
+int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, bool given,
+                       char *why, size_t whylen) {
     if (atomic_load(&agent->phase) != HS_PHASE_PAUSED) {
         snprintf(why, whylen, "sampling is not stopped (%s)", hs_sampling_state_name(agent));
         return -1;
     }
     jvmtiError err = JVMTI_ERROR_NONE;
-    if (interval != atomic_load(&agent->sampling_interval)) {
+    if (interval != atomic_load(&agent->sampling_interval))
         err = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval);
-        if (err == JVMTI_ERROR_NONE) {
-            atomic_store(&agent->sampling_interval, interval);
-            hs_throttle_interval_reset(agent->throttle, interval); /* the cap's new floor */
-        }
+    if (err == JVMTI_ERROR_NONE && given) {
+        atomic_store(&agent->sampling_interval, interval);
+        hs_throttle_interval_reset(agent->throttle, interval); /* the cap's new lowest */
     }
     if (err == JVMTI_ERROR_NONE) {
         atomic_store(&agent->phase, HS_PHASE_RUNNING);

@@ -1,32 +1,43 @@
 /* interval_control.c: raising and lowering the JVM's sampling interval under the rate cap
- * (see interval_control.h for the rule and its hysteresis). Pure: no JVM, no clock. */
+ * (see interval_control.h for the rule, its bounds and its hysteresis). Pure: no JVM, no
+ * clock. */
 #include "interval_control.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #define RAISE_BELOW 0.25 /* f under this: the JVM offers more than 4 x what is kept */
 #define LOWER_ABOVE 1.0  /* f over this: fewer offers than the cap allows */
 #define AIM 0.5          /* f after a change */
 
-void hs_interval_control_init(hs_interval_control *c, int64_t configured) {
-    *c = (hs_interval_control){.floor = configured, .current = configured};
+void hs_interval_control_init(hs_interval_control *c, int64_t start, bool given) {
+    int64_t lowest = given || start < HS_INTERVAL_LOWEST ? start : HS_INTERVAL_LOWEST;
+    *c = (hs_interval_control){.start = start, .lowest = lowest, .explicit_lowest = given,
+                               .current = start};
 }
 
-static int64_t ceiling(const hs_interval_control *c) {
-    int64_t by_factor = c->floor > HS_INTERVAL_LIMIT / HS_INTERVAL_MAX_FACTOR
+int64_t hs_interval_control_highest(const hs_interval_control *c) {
+    int64_t from = c->start > c->lowest ? c->start : c->lowest;
+    int64_t by_factor = from > HS_INTERVAL_LIMIT / HS_INTERVAL_MAX_FACTOR
                             ? HS_INTERVAL_LIMIT
-                            : c->floor * HS_INTERVAL_MAX_FACTOR;
-    return by_factor > c->floor ? by_factor : c->floor;
+                            : from * HS_INTERVAL_MAX_FACTOR;
+    return by_factor > from ? by_factor : from;
 }
 
 /* The interval that brings f to AIM, by a power of two (rounded in log scale), within the
- * floor and the ceiling. */
-static int64_t aimed(const hs_interval_control *c, double f) {
+ * bounds; notes whether a bound stopped it short. */
+static int64_t aimed(hs_interval_control *c, double f) {
     int shift = (int)lround(log2(AIM / f)); /* > 0: raise; < 0: lower */
-    int64_t next = c->current;
-    for (; shift > 0 && next <= ceiling(c) / 2; shift--) next *= 2;
-    for (; shift < 0 && next / 2 >= c->floor; shift++) next /= 2;
+    int64_t next = c->current, highest = hs_interval_control_highest(c);
+    for (; shift > 0 && next <= highest / 2; shift--) next *= 2;
+    for (; shift < 0 && next / 2 >= c->lowest; shift++) next /= 2;
+    c->decided_at_bound = shift != 0;
     return next;
+}
+
+static void note_period(hs_interval_control *c, double offers, double rate) {
+    c->offers_seen = offers;
+    c->rate_seen = rate;
 }
 
 int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_second,
@@ -36,25 +47,111 @@ int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_se
         return c->current;
     }
     if (rate_per_second <= 0) return c->current;
+    note_period(c, offered_per_second, rate_per_second);
     double f = offered_per_second > 0 ? rate_per_second / offered_per_second : INFINITY;
     if (f < RAISE_BELOW)
         c->streak = c->streak > 0 ? c->streak + 1 : 1;
-    else if (f > LOWER_ABOVE && c->current > c->floor)
+    else if (f > LOWER_ABOVE && c->current > c->lowest)
         c->streak = c->streak < 0 ? c->streak - 1 : -1;
     else
         c->streak = 0;
     if (c->streak < HS_INTERVAL_HOLD && c->streak > -HS_INTERVAL_HOLD) return c->current;
-    /* no offers at all: down to the floor */
-    return isinf(f) ? c->floor : aimed(c, f);
+    if (isinf(f)) { /* no offers at all: down to the lowest */
+        c->decided_at_bound = true;
+        return c->lowest;
+    }
+    return aimed(c, f);
 }
 
-void hs_interval_control_applied(hs_interval_control *c, int64_t interval, int64_t floor) {
+int64_t hs_interval_control_surge(hs_interval_control *c, double offered_per_second,
+                                  double rate_per_second) {
+    /* Not in the period after a change: the offers may still come at the old interval. */
+    if (c->skip > 0 || rate_per_second <= 0 ||
+        offered_per_second < HS_INTERVAL_SURGE * rate_per_second)
+        return c->current;
+    note_period(c, offered_per_second, rate_per_second);
+    return aimed(c, rate_per_second / offered_per_second);
+}
+
+void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
     if (interval != c->current) {
         c->changes++;
         if (interval > c->current) c->raised++;
+        c->last_move = interval > c->current ? HS_INTERVAL_RAISED : HS_INTERVAL_LOWERED;
+        c->last_from = c->current;
+        c->last_offers = c->offers_seen;
+        c->last_rate = c->rate_seen;
+        c->last_at_bound = c->decided_at_bound;
     }
     c->current = interval;
-    c->floor = floor;
     c->streak = 0;
     c->skip = 1; /* the period under way mixes the two intervals */
+}
+
+/* Not counted as a change: the counts are the control's own. */
+void hs_interval_control_set_by_user(hs_interval_control *c, int64_t interval) {
+    c->start = c->lowest = c->current = interval;
+    c->explicit_lowest = true;
+    c->last_move = HS_INTERVAL_KEPT; /* nothing to explain: the operator chose it */
+    c->streak = 0;
+    c->skip = 1;
+}
+
+void hs_interval_format(int64_t interval, char *buf, size_t len) {
+    static const char *const units[] = {"KiB", "MiB", "GiB"};
+    int u = -1;
+    int64_t v = interval;
+    while (v > 0 && v % 1024 == 0 && u < 2) {
+        v /= 1024;
+        u++;
+    }
+    if (u < 0) snprintf(buf, len, "%lld B", (long long)interval);
+    else snprintf(buf, len, "%lld %s", (long long)v, units[u]);
+}
+
+/* "the default 512 KiB", "the configured 64 KiB" or "2 MiB": where a change came from. */
+static void describe_from(const hs_interval_control *c, int64_t from, char *buf, size_t len) {
+    char size[32];
+    hs_interval_format(from, size, sizeof size);
+    if (from != c->start) snprintf(buf, len, "%s", size);
+    else snprintf(buf, len, "the %s %s", c->explicit_lowest ? "configured" : "default", size);
+}
+
+/* Where offers per second stand against the rate: what the control acts on. */
+static const char *against_rate(double offers, double rate) {
+    if (offers * LOWER_ABOVE < rate) return "under";
+    return offers * RAISE_BELOW > rate ? "over 4 x" : "within 1-4 x";
+}
+
+/* "lowered from the default 512 KiB: offers 400/s under rate 1000/s" and the like. */
+static int explain_value(const hs_interval_control *c, char *buf, size_t len) {
+    char from[64];
+    if (c->last_move == HS_INTERVAL_KEPT) {
+        describe_from(c, c->current, from, sizeof from);
+        if (c->rate_seen <= 0) return snprintf(buf, len, "%s, unchanged so far", from);
+        bool stuck = c->current == c->lowest && c->offers_seen * LOWER_ABOVE < c->rate_seen;
+        return snprintf(buf, len, "%s, unchanged: offers %.0f/s %s rate %.0f/s%s", from,
+                        c->offers_seen, against_rate(c->offers_seen, c->rate_seen),
+                        c->rate_seen, stuck ? "; the lowest" : "");
+    }
+    describe_from(c, c->last_from, from, sizeof from);
+    return snprintf(buf, len, "%s from %s: offers %.0f/s %s rate %.0f/s%s",
+                    c->last_move == HS_INTERVAL_RAISED ? "raised" : "lowered", from,
+                    c->last_offers, against_rate(c->last_offers, c->last_rate), c->last_rate,
+                    !c->last_at_bound ? ""
+                    : c->last_move == HS_INTERVAL_RAISED ? "; the highest" : "; the lowest");
+}
+
+size_t hs_interval_control_explain(const hs_interval_control *c, char *buf, size_t len) {
+    char now[32], lowest[32], highest[32], value[256];
+    hs_interval_format(c->current, now, sizeof now);
+    hs_interval_format(c->lowest, lowest, sizeof lowest);
+    hs_interval_format(hs_interval_control_highest(c), highest, sizeof highest);
+    explain_value(c, value, sizeof value);
+    int n = snprintf(buf, len, "interval %s (%s); it follows the budget between %s (%s) and %s",
+                     now, value, lowest,
+                     c->explicit_lowest ? "the lowest: interval= was given"
+                                        : "the lowest without interval=",
+                     highest);
+    return n > 0 ? (size_t)n : 0;
 }
