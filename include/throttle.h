@@ -38,7 +38,8 @@
  *
  * The JVM's own sampling interval follows the budget (interval_control.h), through a hook
  * the agent gives it: raised when the cap keeps a small fraction for long, so the JVM offers
- * about twice what is kept instead of paying a callback for each offer it drops; lowered
+ * 1.25 to 2 times what is kept (2 when the survival factors have survivors to choose) instead
+ * of paying a callback for each offer it drops; lowered
  * when the JVM offers fewer than the rate (down to interval= when it was given, else to
  * 16 KiB), so the budget is spent. p is rescaled at once for the offers the new interval
  * brings. The weights of the JVM's interval are the sampler's
@@ -110,10 +111,14 @@ typedef struct {
 hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, int64_t now_ns);
 void hs_throttle_destroy(hs_throttle *t);
 
+struct hs_survival;
+
 /* Lets the cap raise and lower the JVM's interval (interval_control.h). start: the interval
- * the JVM samples at now; given: the user chose it (interval=), so it is also the lowest.
- * Call before the first offer. */
+ * the JVM samples at now; given: the user chose it (interval=), so it is also the lowest;
+ * survival: the survival factors, whose selectivity sets how many offers the control aims
+ * at per kept sample (NULL: none, the plain band). Call before the first offer. */
 void hs_throttle_control_interval(hs_throttle *t, int64_t start, bool given,
+                                  const struct hs_survival *survival,
                                   hs_throttle_interval_hook hook, void *ctx);
 
 /* The operator set the interval (`start,interval=`): it is the lowest from now on. Call

@@ -19,9 +19,11 @@ import java.util.regex.Pattern;
 
 /*
  * Why the band cannot flake. The workload offers 200 a second at 512k (100 MB/s of
- * byte[1000]); the control lowers the interval after 2 s of f = 5 by 8 (to 64k: 1,600 offers
- * a second, f = 0.6) and keeps it there (nothing changes while f stays in [1/4, 1]: the
- * machine would have to slow the paced workload by 40 % for whole seconds). From then on
+ * byte[1000]); its churned and retained arrays share a class and size, so the survival
+ * factors favour nothing and the control aims at offers 1.25 times the rate: it lowers the
+ * interval after 2 s of f = 5 by 2^2.75 (to 78 KiB: 1,310 offers a second, f = 0.76) and
+ * keeps it there (nothing changes while f stays in [1/2, 1]; were the machine to slow the
+ * paced workload by a quarter for two whole seconds, it would lower it once more). From then on
  * the program offers more than the rate, the bucket settles at its reserve and p is set
  * every 20 ms so that it is spent at the rate: kept = 1,000 x the window, plus the change
  * of the bucket over it (it holds 250 +- a few tokens at the reserve). The window is

@@ -760,7 +760,8 @@ typedef struct {
 static const option_row option_table[] = {
     {"interval", "512k",
      "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)",
-     "mean number of bytes allocated between two samples; 0 samples every allocation",
+     "mean number of bytes allocated between two samples; 0 samples every allocation; "
+     "given, it is also the lowest interval the rate cap lowers the JVM's to",
      parse_interval, show_interval},
     {"file", "heapsampler-%p.pb.gz",
      "a non-empty path pattern shorter than 4096 bytes, without commas; "
@@ -828,9 +829,9 @@ static const option_row option_table[] = {
      "stay unbiased",
      parse_rate, show_rate},
     {"adapt_interval", "true", "true, false",
-     "under the rate cap, raise the JVM's sampling interval while the cap keeps under a "
-     "quarter of its samples, and lower it again (never below interval=) when they drop: "
-     "fewer samples the JVM pays for only to have them dropped; estimates stay unbiased",
+     "under the rate cap, the JVM's sampling interval follows the budget: raised while the "
+     "cap keeps under a quarter of its samples, lowered while they are fewer than the rate "
+     "(down to 16k, or to interval= when given); estimates stay unbiased",
      parse_adapt_interval, show_adapt_interval},
     {"survival", "true", "true, false",
      "under the rate cap with live=true, keep samples of the classes and sizes whose objects "

@@ -46,7 +46,8 @@ int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     if (agent->opts.adapt_interval)
         hs_throttle_control_interval(agent->throttle, atomic_load(&agent->sampling_interval),
-                                     agent->opts.interval_given, set_interval_for_cap, agent);
+                                     agent->opts.interval_given, agent->survival,
+                                     set_interval_for_cap, agent);
     atomic_store(&agent->phase, HS_PHASE_RUNNING);
     jvmtiError err = set_event(jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE) {

@@ -6,14 +6,27 @@
 #include <math.h>
 #include <stdio.h>
 
-#define RAISE_BELOW 0.25 /* f under this: the JVM offers more than 4 x what is kept */
-#define LOWER_ABOVE 1.0  /* f over this: fewer offers than the cap allows */
-#define AIM 0.5          /* f after a change */
+/* f = the rate / the offers per second. Where the survival factors favour what survives,
+ * the JVM offers about twice what is kept: the factors choose among the offers. Where they
+ * do not, the offers beyond those kept buy nothing: about 1.25 times what is kept, enough
+ * that the cap still keeps the rate when the offers dip. */
+typedef struct {
+    double raise_below; /* f under this: too many offers per kept sample */
+    double lower_above; /* f over this: too few (over 1: fewer than the rate) */
+    double aim;         /* f after a change */
+} band;
+
+static const band SELECTIVE = {0.25, 0.71, 0.5};
+static const band PLAIN = {0.5, 1.0, 0.8};
+
+static const band *band_of(const hs_interval_control *c) {
+    return c->selective ? &SELECTIVE : &PLAIN;
+}
 
 void hs_interval_control_init(hs_interval_control *c, int64_t start, bool given) {
     int64_t lowest = given || start < HS_INTERVAL_LOWEST ? start : HS_INTERVAL_LOWEST;
     *c = (hs_interval_control){.start = start, .lowest = lowest, .explicit_lowest = given,
-                               .current = start};
+                               .current = start, .selectivity = 1};
 }
 
 int64_t hs_interval_control_highest(const hs_interval_control *c) {
@@ -24,15 +37,22 @@ int64_t hs_interval_control_highest(const hs_interval_control *c) {
     return by_factor > from ? by_factor : from;
 }
 
-/* The interval that brings f to AIM, by a power of two (rounded in log scale), within the
- * bounds; notes whether a bound stopped it short. */
+/* An interval times 2^(steps / HS_INTERVAL_STEPS), in whole KiB from 16 KiB up. */
+static int64_t scaled(int64_t interval, int steps) {
+    double v = (double)interval * exp2((double)steps / HS_INTERVAL_STEPS);
+    if (v >= (double)HS_INTERVAL_LIMIT) return HS_INTERVAL_LIMIT;
+    int64_t unit = v >= 16384 ? 1024 : 1;
+    return (int64_t)llround(v / (double)unit) * unit;
+}
+
+/* The interval that brings f to the aim, in steps of 2^(1/HS_INTERVAL_STEPS) (rounded in
+ * log scale), within the bounds; notes whether a bound stopped it short. */
 static int64_t aimed(hs_interval_control *c, double f) {
-    int shift = (int)lround(log2(AIM / f)); /* > 0: raise; < 0: lower */
-    int64_t next = c->current, highest = hs_interval_control_highest(c);
-    for (; shift > 0 && next <= highest / 2; shift--) next *= 2;
-    for (; shift < 0 && next / 2 >= c->lowest; shift++) next /= 2;
-    c->decided_at_bound = shift != 0;
-    return next;
+    int steps = (int)lround(HS_INTERVAL_STEPS * log2(band_of(c)->aim / f));
+    if (steps == 0) return c->current;
+    int64_t next = scaled(c->current, steps), highest = hs_interval_control_highest(c);
+    c->decided_at_bound = next > highest || next < c->lowest;
+    return next > highest ? highest : next < c->lowest ? c->lowest : next;
 }
 
 static void note_period(hs_interval_control *c, double offers, double rate) {
@@ -40,18 +60,29 @@ static void note_period(hs_interval_control *c, double offers, double rate) {
     c->rate_seen = rate;
 }
 
+/* Which band: selective from HS_INTERVAL_SELECTIVE_ON, plain again under
+ * HS_INTERVAL_SELECTIVE_OFF (the gap keeps a selectivity near one threshold from
+ * switching at every publication). */
+static void note_selectivity(hs_interval_control *c, double selectivity) {
+    c->selectivity = selectivity;
+    if (selectivity >= HS_INTERVAL_SELECTIVE_ON) c->selective = true;
+    else if (selectivity < HS_INTERVAL_SELECTIVE_OFF) c->selective = false;
+}
+
 int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_second,
-                                   double rate_per_second) {
+                                   double rate_per_second, double selectivity) {
     if (c->skip > 0) {
         c->skip--;
         return c->current;
     }
     if (rate_per_second <= 0) return c->current;
     note_period(c, offered_per_second, rate_per_second);
+    note_selectivity(c, selectivity);
+    const band *b = band_of(c);
     double f = offered_per_second > 0 ? rate_per_second / offered_per_second : INFINITY;
-    if (f < RAISE_BELOW)
+    if (f < b->raise_below)
         c->streak = c->streak > 0 ? c->streak + 1 : 1;
-    else if (f > LOWER_ABOVE && c->current > c->lowest)
+    else if (f > b->lower_above && c->current > c->lowest)
         c->streak = c->streak < 0 ? c->streak - 1 : -1;
     else
         c->streak = 0;
@@ -64,12 +95,13 @@ int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_se
 }
 
 int64_t hs_interval_control_surge(hs_interval_control *c, double offered_per_second,
-                                  double rate_per_second) {
+                                  double rate_per_second, double selectivity) {
     /* Not in the period after a change: the offers may still come at the old interval. */
     if (c->skip > 0 || rate_per_second <= 0 ||
         offered_per_second < HS_INTERVAL_SURGE * rate_per_second)
         return c->current;
     note_period(c, offered_per_second, rate_per_second);
+    note_selectivity(c, selectivity);
     return aimed(c, rate_per_second / offered_per_second);
 }
 
@@ -119,8 +151,8 @@ static void describe_from(const hs_interval_control *c, int64_t from, char *buf,
 
 /* Where offers per second stand against the rate: what the control acts on. */
 static const char *against_rate(double offers, double rate) {
-    if (offers * LOWER_ABOVE < rate) return "under";
-    return offers * RAISE_BELOW > rate ? "over 4 x" : "within 1-4 x";
+    if (offers < rate) return "under";
+    return offers > HS_INTERVAL_SURGE * rate ? "over 8 x" : offers > 2 * rate ? "over 2 x" : "over";
 }
 
 /* "lowered from the default 512 KiB: offers 400/s under rate 1000/s" and the like. */
@@ -129,7 +161,7 @@ static int explain_value(const hs_interval_control *c, char *buf, size_t len) {
     if (c->last_move == HS_INTERVAL_KEPT) {
         describe_from(c, c->current, from, sizeof from);
         if (c->rate_seen <= 0) return snprintf(buf, len, "%s, unchanged so far", from);
-        bool stuck = c->current == c->lowest && c->offers_seen * LOWER_ABOVE < c->rate_seen;
+        bool stuck = c->current == c->lowest && c->offers_seen < c->rate_seen;
         return snprintf(buf, len, "%s, unchanged: offers %.0f/s %s rate %.0f/s%s", from,
                         c->offers_seen, against_rate(c->offers_seen, c->rate_seen),
                         c->rate_seen, stuck ? "; the lowest" : "");
@@ -148,10 +180,14 @@ size_t hs_interval_control_explain(const hs_interval_control *c, char *buf, size
     hs_interval_format(c->lowest, lowest, sizeof lowest);
     hs_interval_format(hs_interval_control_highest(c), highest, sizeof highest);
     explain_value(c, value, sizeof value);
-    int n = snprintf(buf, len, "interval %s (%s); it follows the budget between %s (%s) and %s",
+    int n = snprintf(buf, len,
+                     "interval %s (%s); it follows the budget between %s (%s) and %s, aiming "
+                     "at offers %s what is kept (survival factors favour survivors %.2f "
+                     "times%s)",
                      now, value, lowest,
                      c->explicit_lowest ? "the lowest: interval= was given"
                                         : "the lowest without interval=",
-                     highest);
+                     highest, c->selective ? "about twice" : "about 1.25 times",
+                     c->selectivity, c->selective ? "" : ": nothing to choose among more");
     return n > 0 ? (size_t)n : 0;
 }

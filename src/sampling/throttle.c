@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "interval_control.h"
 #include "sample_table.h"
+#include "survival.h"
 
 #define P_MIN 1e-12 /* keeps 1/p in range of the weights' fixed point */
 #define TOKEN (INT64_C(1) << 20) /* one sample in the bucket's fixed point */
@@ -79,6 +80,7 @@ struct hs_throttle {
     uint64_t offered_at_control; /* ... and the stripes' sum then */
     hs_interval_control control;
     hs_throttle_interval_hook hook; /* NULL: the interval is not controlled */
+    const hs_survival *survival;    /* its selectivity sets the control's band; NULL: off */
     void *hook_ctx;
 
     int64_t created_ns;
@@ -252,12 +254,13 @@ static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered)
     if (!t->hook || elapsed < SURGE_NS) return 1;
     double offers = (double)(offered - t->offered_at_control) / ((double)elapsed / 1e9);
     double rate = (double)atomic_load(&t->rate) / ((double)atomic_load(&t->period_ns) / 1e9);
+    double selectivity = hs_survival_selectivity(t->survival);
     int64_t old = t->control.current, next;
     if (elapsed < CONTROL_NS) {
-        next = hs_interval_control_surge(&t->control, offers, rate);
+        next = hs_interval_control_surge(&t->control, offers, rate, selectivity);
         if (next == old) return 1;
     } else {
-        next = hs_interval_control_decide(&t->control, offers, rate);
+        next = hs_interval_control_decide(&t->control, offers, rate, selectivity);
     }
     t->control_ns = now_ns;
     t->offered_at_control = offered;
@@ -486,9 +489,11 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
 void hs_throttle_destroy(hs_throttle *t) { free(t); }
 
 void hs_throttle_control_interval(hs_throttle *t, int64_t start, bool given,
-                                  hs_throttle_interval_hook hook, void *ctx) {
+                                  const hs_survival *survival, hs_throttle_interval_hook hook,
+                                  void *ctx) {
     if (!t) return;
     hs_interval_control_init(&t->control, start, given);
+    t->survival = survival;
     t->hook = hook;
     t->hook_ctx = ctx;
     atomic_store(&t->interval, start);
@@ -577,7 +582,7 @@ static int format_interval(hs_throttle *t, const hs_throttle_stats *s, char *buf
     hs_interval_control_explain(&control, why, sizeof why);
     return snprintf(buf, len, "rate cap: JVM sampling interval %lld (configured %lld, highest "
                               "%lld), changed %llu times (%llu raised, %llu lowered) so that "
-                              "the JVM offers about twice what the cap keeps\n"
+                              "the JVM offers 1.25 to 2 times what the cap keeps\n"
                               "rate cap: %s\n",
                     (long long)s->interval, (long long)s->configured_interval,
                     (long long)s->highest_interval,
