@@ -88,6 +88,7 @@ typedef struct {
     double last_offers, last_rate;       /* the figures it was decided on */
     bool decided_at_bound;               /* the decision stopped short at a bound ... */
     bool last_at_bound;                  /* ... and the last change applied did */
+    bool last_selective;                 /* the band the last change was decided in */
 } hs_interval_control;
 
 /* Starts at `start`; `given`: the user gave it (interval=), so it is also the lowest; else

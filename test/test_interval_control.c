@@ -339,10 +339,15 @@ static void test_explain(void) {
     hs_interval_control_explain(&c, buf, sizeof buf);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "interval 181 KiB (lowered from the default 512 KiB: "
                                        "offers 408/s under rate 1000/s); it follows"));
-    selectivity = 3.8;
+    selectivity = 3.8; /* the factors learn: more offers for them to choose among */
+    for (int i = 0; i < 3; i++) period_at_base(&c, 408);
+    hs_interval_control_explain(&c, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "interval 108 KiB (lowered from 181 KiB: offers 1154/s "
+                                       "under 1.4 x rate 1000/s: too few for the survival "
+                                       "factors to choose among)"));
     for (int i = 0; i < 3; i++) period_at_base(&c, 17000);
     hs_interval_control_explain(&c, buf, sizeof buf);
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "interval 4 MiB (raised from 181 KiB: offers 48088/s "
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "interval 4110 KiB (raised from 108 KiB: offers 80593/s "
                                        "over 8 x rate 1000/s)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "aiming at offers about twice what is kept (survival "
                                        "factors favour survivors 3.80 times)"));

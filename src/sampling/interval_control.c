@@ -114,6 +114,7 @@ void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
         c->last_offers = c->offers_seen;
         c->last_rate = c->rate_seen;
         c->last_at_bound = c->decided_at_bound;
+        c->last_selective = c->selective;
     }
     c->current = interval;
     c->streak = 0;
@@ -149,27 +150,35 @@ static void describe_from(const hs_interval_control *c, int64_t from, char *buf,
     else snprintf(buf, len, "the %s %s", c->explicit_lowest ? "configured" : "default", size);
 }
 
-/* Where offers per second stand against the rate: what the control acts on. */
-static const char *against_rate(double offers, double rate) {
-    if (offers < rate) return "under";
-    return offers > HS_INTERVAL_SURGE * rate ? "over 8 x" : offers > 2 * rate ? "over 2 x" : "over";
+/* Where offers per second stood against the rate, for the band they were judged in. */
+static void against_rate(double offers, double rate, bool selective, char *buf, size_t len) {
+    const band *b = selective ? &SELECTIVE : &PLAIN;
+    if (offers < rate) snprintf(buf, len, "under rate %.0f/s", rate);
+    else if (offers > HS_INTERVAL_SURGE * rate) snprintf(buf, len, "over 8 x rate %.0f/s", rate);
+    else if (rate < b->raise_below * offers)
+        snprintf(buf, len, "over %.0f x rate %.0f/s", 1 / b->raise_below, rate);
+    else if (rate > b->lower_above * offers)
+        snprintf(buf, len, "under %.1f x rate %.0f/s: too few for the survival factors to "
+                           "choose among", 1 / b->lower_above, rate);
+    else snprintf(buf, len, "%.2f x rate %.0f/s", offers / rate, rate);
 }
 
 /* "lowered from the default 512 KiB: offers 400/s under rate 1000/s" and the like. */
 static int explain_value(const hs_interval_control *c, char *buf, size_t len) {
-    char from[64];
+    char from[64], against[128];
     if (c->last_move == HS_INTERVAL_KEPT) {
         describe_from(c, c->current, from, sizeof from);
         if (c->rate_seen <= 0) return snprintf(buf, len, "%s, unchanged so far", from);
         bool stuck = c->current == c->lowest && c->offers_seen < c->rate_seen;
-        return snprintf(buf, len, "%s, unchanged: offers %.0f/s %s rate %.0f/s%s", from,
-                        c->offers_seen, against_rate(c->offers_seen, c->rate_seen),
-                        c->rate_seen, stuck ? "; the lowest" : "");
+        against_rate(c->offers_seen, c->rate_seen, c->selective, against, sizeof against);
+        return snprintf(buf, len, "%s, unchanged: offers %.0f/s %s%s", from, c->offers_seen,
+                        against, stuck ? "; the lowest" : "");
     }
     describe_from(c, c->last_from, from, sizeof from);
-    return snprintf(buf, len, "%s from %s: offers %.0f/s %s rate %.0f/s%s",
+    against_rate(c->last_offers, c->last_rate, c->last_selective, against, sizeof against);
+    return snprintf(buf, len, "%s from %s: offers %.0f/s %s%s",
                     c->last_move == HS_INTERVAL_RAISED ? "raised" : "lowered", from,
-                    c->last_offers, against_rate(c->last_offers, c->last_rate), c->last_rate,
+                    c->last_offers, against,
                     !c->last_at_bound ? ""
                     : c->last_move == HS_INTERVAL_RAISED ? "; the highest" : "; the lowest");
 }
