@@ -37,9 +37,8 @@
  * - f over the band (over 1: fewer offers than the cap allows: every one is kept, part of
  *   the budget unspent) in HS_INTERVAL_HOLD consecutive periods, above the lowest interval:
  *   lower it the same way;
- * - a surge: f < 1/HS_INTERVAL_SURGE over the first HS_INTERVAL_SURGE_MS of a period (or
- *   more) raises at once, without the hold (hs_interval_control_surge), unless the period
- *   follows a change.
+ * - a surge: f < 1/HS_INTERVAL_SURGE over any HS_INTERVAL_SURGE_MS window raises at once,
+ *   without the hold (hs_interval_control_surge), unless the period follows a change.
  * Hysteresis: after a change f lands within a factor 2^(1/8) (9 %) of the aim, inside the
  * band with a margin of 26 % or more to its edges (a program whose offers swing by more
  * settles at the low side of the band after one more change); and the first period after
@@ -65,7 +64,7 @@
 #define HS_INTERVAL_STEPS 4          /* steps per doubling */
 #define HS_INTERVAL_SELECTIVE_ON 1.5 /* survival factors favour survivors this much: ... */
 #define HS_INTERVAL_SELECTIVE_OFF 1.25 /* ... selective band until under this */
-#define HS_INTERVAL_SURGE_MS 100     /* ... once a period has lasted this long */
+#define HS_INTERVAL_SURGE_MS 100     /* ... judged on windows this long */
 
 /* Why the interval is what it is: the last change, or none yet. */
 typedef enum { HS_INTERVAL_KEPT = 0, HS_INTERVAL_RAISED, HS_INTERVAL_LOWERED } hs_interval_move;
@@ -105,8 +104,8 @@ int64_t hs_interval_control_highest(const hs_interval_control *c);
 int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_second,
                                    double rate_per_second, double selectivity);
 
-/* Part of a period (at least HS_INTERVAL_SURGE_MS of it), with the same figures as
- * hs_interval_control_decide: returns a raised interval when the offers so far exceed
+/* A window of HS_INTERVAL_SURGE_MS (or a little more) inside a period, with the same figures
+ * as hs_interval_control_decide: returns a raised interval when its offers exceed
  * HS_INTERVAL_SURGE times the rate, else c->current. No hold: the cost of a surge at a low
  * interval is paid per offer. */
 int64_t hs_interval_control_surge(hs_interval_control *c, double offered_per_second,

@@ -78,6 +78,8 @@ struct hs_throttle {
     bool have_rate;
     int64_t control_ns;          /* the control period's start ... */
     uint64_t offered_at_control; /* ... and the stripes' sum then */
+    int64_t surge_ns;            /* the surge window's start (SURGE_NS windows) ... */
+    uint64_t offered_at_surge;   /* ... and the stripes' sum then */
     hs_interval_control control;
     hs_throttle_interval_hook hook; /* NULL: the interval is not controlled */
     const hs_survival *survival;    /* its selectivity sets the control's band; NULL: off */
@@ -245,25 +247,35 @@ static bool apply_interval(hs_throttle *t, int64_t next) {
     return true;
 }
 
+/* Starts a control period (and a surge window) at now. */
+static void restart_control(hs_throttle *t, int64_t now_ns, uint64_t offered) {
+    t->control_ns = t->surge_ns = now_ns;
+    t->offered_at_control = t->offered_at_surge = offered;
+}
+
 /* The control's decision on the JVM's interval: once a control period, or sooner for a
- * surge (interval_control.h); a change is applied through the hook and starts a new
- * period. Returns the factor the offers change by (old / new interval: small objects'
- * offers in proportion), so that p follows at once; 1 when nothing changed. */
+ * surge (interval_control.h), judged on the last SURGE_NS window alone (a program that
+ * starts allocating at full speed late in a period is not averaged with its quiet start);
+ * a change is applied through the hook and starts a new period. Returns the factor the
+ * offers change by (old / new interval: small objects' offers in proportion), so that p
+ * follows at once; 1 when nothing changed. */
 static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered) {
-    int64_t elapsed = now_ns - t->control_ns;
-    if (!t->hook || elapsed < SURGE_NS) return 1;
-    double offers = (double)(offered - t->offered_at_control) / ((double)elapsed / 1e9);
+    int64_t elapsed = now_ns - t->control_ns, window = now_ns - t->surge_ns;
+    if (!t->hook || window < SURGE_NS) return 1;
     double rate = (double)atomic_load(&t->rate) / ((double)atomic_load(&t->period_ns) / 1e9);
     double selectivity = hs_survival_selectivity(t->survival);
     int64_t old = t->control.current, next;
     if (elapsed < CONTROL_NS) {
-        next = hs_interval_control_surge(&t->control, offers, rate, selectivity);
+        double recent = (double)(offered - t->offered_at_surge) / ((double)window / 1e9);
+        t->surge_ns = now_ns;
+        t->offered_at_surge = offered;
+        next = hs_interval_control_surge(&t->control, recent, rate, selectivity);
         if (next == old) return 1;
     } else {
+        double offers = (double)(offered - t->offered_at_control) / ((double)elapsed / 1e9);
         next = hs_interval_control_decide(&t->control, offers, rate, selectivity);
     }
-    t->control_ns = now_ns;
-    t->offered_at_control = offered;
+    restart_control(t, now_ns, offered);
     if (!apply_interval(t, next)) return 1;
     t->ewma *= (double)old / (double)next;
     return (double)old / (double)next;
@@ -292,8 +304,7 @@ static void check(hs_throttle *t, int64_t now_ns) {
     double mass = sum_mass(t);
     if (elapsed < 0) { /* the clock went back: start over from here */
         elapsed = 0;
-        t->control_ns = now_ns;
-        t->offered_at_control = offered;
+        restart_control(t, now_ns, offered);
     }
     int64_t tokens = refill(t, elapsed);
     double offers = measure_offers(t, elapsed, mass);
@@ -481,7 +492,7 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
     atomic_store(&t->next_check_ns, now_ns + period_ns / HS_THROTTLE_CHECKS);
     set_marks(t, spend_per_ns(t, capacity(t)), capacity(t));
     for (int i = 0; i < HS_THROTTLE_STRIPES; i++) atomic_store(&t->stripes[i].mass, 0);
-    t->last_check_ns = t->control_ns = t->created_ns = now_ns;
+    t->last_check_ns = t->control_ns = t->surge_ns = t->created_ns = now_ns;
     t->seed = seed;
     return t;
 }
