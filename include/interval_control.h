@@ -38,7 +38,10 @@
  *   the budget unspent) in HS_INTERVAL_HOLD consecutive periods, above the lowest interval:
  *   lower it the same way;
  * - a surge: f < 1/HS_INTERVAL_SURGE over any HS_INTERVAL_SURGE_MS window raises at once,
- *   without the hold (hs_interval_control_surge), unless the period follows a change.
+ *   without the hold (hs_interval_control_surge), unless the period follows a change; and
+ *   until the next period's decision after such a raise, f under the band over
+ *   HS_INTERVAL_RAMP_WINDOWS windows running raises again (a program's allocation ramps up
+ *   as its code is compiled: the first window over 8 x is not yet its full speed).
  * Hysteresis: after a change f lands within a factor 2^(1/8) (9 %) of the aim, inside the
  * band with a margin of 26 % or more to its edges (a program whose offers swing by more
  * settles at the low side of the band after one more change); and the first period after
@@ -65,6 +68,7 @@
 #define HS_INTERVAL_SELECTIVE_ON 1.5 /* survival factors favour survivors this much: ... */
 #define HS_INTERVAL_SELECTIVE_OFF 1.25 /* ... selective band until under this */
 #define HS_INTERVAL_SURGE_MS 100     /* ... judged on windows this long */
+#define HS_INTERVAL_RAMP_WINDOWS 3   /* windows over the band after a surge: raise again */
 
 /* Why the interval is what it is: the last change, or none yet. */
 typedef enum { HS_INTERVAL_KEPT = 0, HS_INTERVAL_RAISED, HS_INTERVAL_LOWERED } hs_interval_move;
@@ -78,6 +82,9 @@ typedef struct {
     bool selective;   /* the selective band (the survival factors favour survivors) */
     double selectivity; /* the survival factors' selectivity, last period */
     int skip;         /* periods still to ignore (the one a change came in) */
+    bool surged;      /* the last change was a surge's raise, and no period decided since */
+    bool decided_surge; /* the change just decided is a surge's */
+    int ramp;         /* windows over the band since (surged) */
     uint64_t changes; /* intervals applied */
     uint64_t raised;  /* of which raises */
     /* the last period decided, and the last change: what `status` says why from */

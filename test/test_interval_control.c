@@ -307,6 +307,41 @@ static void test_a_surge_raises_at_once(void) {
     CU_ASSERT_EQUAL(hs_interval_control_surge(&c, 1e9, 0, PLAIN), c.current);
 }
 
+/* A program whose allocation ramps up as its code is compiled: the first window over 8 x
+ * the rate raises to the aim for that window's offers; while the surge goes on ramping
+ * (3 windows over the band running, before the next period's decision) it raises again,
+ * without the 2 s hold; 2 windows are not enough, and after a period's decision the hold
+ * applies again. */
+static void test_a_ramping_surge_raises_again(void) {
+    selectivity = PLAIN;
+    hs_interval_control c;
+    hs_interval_control_init(&c, BASE, false);
+    double ramp = 9000.0 * BASE; /* bytes a second: 9,000 offers a second at 512k */
+    int64_t next = hs_interval_control_surge(&c, ramp / (double)c.current, RATE, PLAIN);
+    CU_ASSERT(next > BASE);
+    hs_interval_control_applied(&c, next);
+    int64_t first = c.current;
+    double full = 4 * ramp; /* full speed: f = 0.2 at the first raise */
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL(hs_interval_control_surge(&c, full / (double)c.current, RATE, PLAIN), first);
+    CU_ASSERT_EQUAL(hs_interval_control_surge(&c, ramp / (double)c.current, RATE, PLAIN), first);
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL(hs_interval_control_surge(&c, full / (double)c.current, RATE, PLAIN), first);
+    next = hs_interval_control_surge(&c, full / (double)c.current, RATE, PLAIN);
+    CU_ASSERT(next > first);
+    hs_interval_control_applied(&c, next);
+    CU_ASSERT(NEAR(RATE / (full / (double)c.current), 0.8));
+    CU_ASSERT_EQUAL(c.changes, 2);
+    CU_ASSERT_EQUAL(c.raised, 2);
+    /* after a period's decision, windows over the band wait for the hold again */
+    hs_interval_control_init(&c, BASE, false);
+    hs_interval_control_applied(&c, hs_interval_control_surge(&c, ramp / (double)BASE, RATE, PLAIN));
+    first = c.current;
+    period(&c, ramp); /* the period of the change: skipped, but it ends the ramp */
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(hs_interval_control_surge(&c, full / (double)c.current, RATE, PLAIN), first);
+}
+
 static void test_interval_format(void) {
     char buf[32];
     hs_interval_format(524288, buf, sizeof buf);
@@ -384,6 +419,7 @@ void register_tests(void) {
         {"ceiling", test_ceiling},
         {"the operator's interval is the new floor", test_operator_interval_is_the_new_floor},
         {"a surge raises at once", test_a_surge_raises_at_once},
+        {"a ramping surge raises again", test_a_ramping_surge_raises_again},
         {"interval format", test_interval_format},
         {"explain", test_explain},
         CU_TEST_INFO_NULL,

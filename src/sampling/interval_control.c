@@ -71,6 +71,8 @@ static void note_selectivity(hs_interval_control *c, double selectivity) {
 
 int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_second,
                                    double rate_per_second, double selectivity) {
+    c->surged = false; /* a period has passed since: the hold applies again */
+    c->ramp = 0;
     if (c->skip > 0) {
         c->skip--;
         return c->current;
@@ -94,15 +96,28 @@ int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_se
     return aimed(c, f);
 }
 
+/* After a surge's raise, until the next period's decision: is the surge still ramping up
+ * (the offers over the band for HS_INTERVAL_RAMP_WINDOWS windows running)? */
+static bool still_ramping(hs_interval_control *c, double f) {
+    c->ramp = f < band_of(c)->raise_below ? c->ramp + 1 : 0;
+    return c->ramp >= HS_INTERVAL_RAMP_WINDOWS;
+}
+
 int64_t hs_interval_control_surge(hs_interval_control *c, double offered_per_second,
                                   double rate_per_second, double selectivity) {
-    /* Not in the period after a change: the offers may still come at the old interval. */
-    if (c->skip > 0 || rate_per_second <= 0 ||
-        offered_per_second < HS_INTERVAL_SURGE * rate_per_second)
+    if (rate_per_second <= 0) return c->current;
+    note_selectivity(c, selectivity);
+    double f = offered_per_second > 0 ? rate_per_second / offered_per_second : INFINITY;
+    if (c->surged ? !still_ramping(c, f)
+                  /* not in the period after another change: the offers may still come at
+                   * the old interval */
+                  : c->skip > 0 || f * HS_INTERVAL_SURGE > 1)
         return c->current;
     note_period(c, offered_per_second, rate_per_second);
-    note_selectivity(c, selectivity);
-    return aimed(c, rate_per_second / offered_per_second);
+    c->ramp = 0;
+    int64_t next = aimed(c, f);
+    c->decided_surge = next != c->current;
+    return next;
 }
 
 void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
@@ -116,6 +131,8 @@ void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
         c->last_at_bound = c->decided_at_bound;
         c->last_selective = c->selective;
     }
+    c->surged = c->decided_surge && interval > c->current;
+    c->decided_surge = false;
     c->current = interval;
     c->streak = 0;
     c->skip = 1; /* the period under way mixes the two intervals */
