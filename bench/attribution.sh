@@ -19,9 +19,10 @@
 #            heapsampler the rate cap, the stack walks and the tables of the kept samples;
 #   agent  = time in heapsampler's own threads (sweeper, and any endpoint or push thread);
 #   total  = hook + agent, and the process's whole CPU time.
-# Prints each run, then per configuration the mean and min-max, the ratios of the means
-# heapsampler / floor and minimal / floor for hook and total, every heapsampler
-# configuration's total over the minimal agent's, and the minimal agent's stack walks per run.
+# Prints each run, then per configuration the mean and min-max (and the stacks kept or
+# walked a run), the ratios of the means heapsampler / floor and minimal / floor for hook and
+# total, and every heapsampler configuration's total over the minimal agent's, as it is and
+# per stack kept (the minimal agent walks about, not exactly, as many).
 #
 # VARIANTS adds heapsampler configurations to every round, for before/after comparisons of a
 # change in one interleaved run: space-separated NAME=LIBRARY[:OPTIONS] (OPTIONS without
@@ -69,10 +70,12 @@ profile_run() {
              END { print s + 0 }')
     agent=$(perf report -i "$data" -q -g none --sort comm -F overhead,comm 2>/dev/null |
         awk '$2 == "heapsampler" { sub("%", "", $1); s += $1 } END { print s + 0 }')
-    # heapsampler's rate-cap line at log=info: "N samples offered, M kept"
+    # heapsampler's rate-cap line at log=info, "N samples offered, M kept"; the floor agent's
+    # "floor_agent: N samples" (each offered and, walked, kept)
     local counts
     counts=$(awk '/rate cap: [0-9]+ samples offered, [0-9]+ kept/ { for (i = 1; i < NF; i++) {
             if ($(i + 1) == "samples" && $(i + 2) == "offered,") o = $i; if ($(i + 1) == "kept") k = $i } }
+        /^floor_agent: [0-9]+ samples/ { o = $2; k = $2 }
         END { printf "%s\t%s", o, k }' "$RUN_DIR/$config-$run.out")
     awk -v c="$config" -v r="$run" -v n="$samples" -v h="$hook" -v a="$agent" -v hz="$HZ" -v oc="$counts" 'BEGIN {
         ms = 1000 / hz
@@ -115,7 +118,7 @@ awk -F'\t' 'NR > 1 {
             c = order[i]
             printf "%-12s hook %7.1f ms  agent %6.1f ms  total %7.1f ms (%.1f-%.1f) = %.2f %% of the process (%.0f ms)",
                 c, h[c] / n[c], a[c] / n[c], t[c] / n[c], lo[c], hi[c], 100 * t[c] / p[c], p[c] / n[c]
-            if (k[c] > 0) printf "; kept %.0f of %.0f offered a run", k[c] / n[c], o[c] / n[c]
+            if (k[c] > 0) printf "; %.0f stacks of %.0f offered a run", k[c] / n[c], o[c] / n[c]
             printf "\n"
         }
         if (n["floor"] && n["heapsampler"])
@@ -123,12 +126,12 @@ awk -F'\t' 'NR > 1 {
                 h["heapsampler"] / h["floor"], t["heapsampler"] / t["floor"]
         if (n["floor"] && n["minimal"])
             printf "minimal / floor: hook %.2f, total %.2f\n", h["minimal"] / h["floor"], t["minimal"] / t["floor"]
+        # per stack kept (walked): the minimal agent at MINIMAL_INTERVAL walks about as many as
+        # heapsampler keeps, but not exactly; the cost per stack compares them at the same count
         for (i = 1; i <= nc && n["minimal"]; i++)
             if (order[i] != "floor" && order[i] != "minimal")
-                printf "%s / minimal: total %.2f\n", order[i], t[order[i]] / t["minimal"]
+                printf "%s / minimal: total %.2f; per stack kept %.2f (%.1f us against %.1f us a walk)\n",
+                    order[i], t[order[i]] / t["minimal"], (t[order[i]] / k[order[i]]) / (t["minimal"] / k["minimal"]),
+                    1000 * t[order[i]] / k[order[i]], 1000 * t["minimal"] / k["minimal"]
     }' "$RESULTS"
-# The minimal agent prints its sample count at exit: one stack walk each.
-cat "$RUN_DIR"/minimal-*.out 2>/dev/null |
-    awk '/^floor_agent: [0-9]+ samples/ { s += $2; n++ }
-         END { if (n) printf "minimal agent: %.0f stack walks per run (mean of %d)\n", s / n, n }'
 echo "figures: $RESULTS"
