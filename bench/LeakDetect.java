@@ -3,13 +3,14 @@ import java.util.ArrayDeque;
 /**
  * LeakDetect: the leak-hunting target of issue 17. Three sites, paced every 10 ms:
  *   - LeakDetect.leakHere: args[1] bytes a second (3,000-byte arrays) kept forever;
- *   - LeakDetect.cachePut: a FIFO cache of 10,000 10,000-byte arrays (100 MB) replacing
- *     args[2] entries a second: a steady size, churning through the old generation;
+ *   - LeakDetect.cachePut: a FIFO cache of args[4] (default 10,000) 10,000-byte arrays
+ *     (100 MB) replacing args[2] entries a second: a steady size, churning through the old
+ *     generation;
  *   - LeakDetect.garbage: args[3] MB a second of 2,000-byte arrays dropped at once.
  * Runs args[0] seconds and prints "LeakDetect done".
  */
 public class LeakDetect {
-    static final int LEAK_BYTES = 3000, CACHE_BYTES = 10_000, CACHE_ENTRIES = 10_000;
+    static final int LEAK_BYTES = 3000, CACHE_BYTES = 10_000;
     static final int GARBAGE_BYTES = 2000, TICKS_PER_SECOND = 100;
     static final ArrayDeque<byte[]> LEAK = new ArrayDeque<>();
     static final ArrayDeque<byte[]> CACHE = new ArrayDeque<>();
@@ -17,9 +18,11 @@ public class LeakDetect {
 
     static void leakHere() { LEAK.add(new byte[LEAK_BYTES]); }
 
+    static int cacheEntries = 10_000;
+
     static void cachePut() {
         CACHE.add(new byte[CACHE_BYTES]);
-        if (CACHE.size() > CACHE_ENTRIES) CACHE.poll();
+        if (CACHE.size() > cacheEntries) CACHE.poll();
     }
 
     static void garbage() { sink = new byte[GARBAGE_BYTES]; }
@@ -34,7 +37,8 @@ public class LeakDetect {
         long leakPerSecond = Long.parseLong(args[1]) / LEAK_BYTES;
         long cachePerSecond = Long.parseLong(args[2]);
         long garbagePerSecond = Long.parseLong(args[3]) * 1_000_000 / GARBAGE_BYTES;
-        for (int i = 0; i < CACHE_ENTRIES; i++) cachePut();
+        if (args.length > 4) cacheEntries = Integer.parseInt(args[4]);
+        for (int i = 0; i < cacheEntries; i++) cachePut();
         long start = System.nanoTime();
         for (long t = 0; t < seconds * TICKS_PER_SECOND; t++) {
             for (long i = due(leakPerSecond, t); i > 0; i--) leakHere();

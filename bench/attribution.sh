@@ -19,13 +19,19 @@
 #            heapsampler the rate cap, the stack walks and the tables of the kept samples;
 #   agent  = time in heapsampler's own threads (sweeper, and any endpoint or push thread);
 #   total  = hook + agent, and the process's whole CPU time.
-# Prints each run, then per configuration the mean and min-max, the ratios of the means
-# heapsampler / floor and minimal / floor for hook and total, and the minimal agent's stack
-# walks per run.
+# Prints each run, then per configuration the mean and min-max (and the stacks kept or
+# walked a run), the ratios of the means heapsampler / floor and minimal / floor for hook and
+# total, and every heapsampler configuration's total over the minimal agent's, as it is and
+# per stack kept (the minimal agent walks about, not exactly, as many).
+#
+# VARIANTS adds heapsampler configurations to every round, for before/after comparisons of a
+# change in one interleaved run: space-separated NAME=LIBRARY[:OPTIONS] (OPTIONS without
+# spaces, e.g. "base=/tmp/base/libheapsampler.so interval6m=build/libheapsampler.so:interval=6m").
+# Each heapsampler run also reports the samples it kept and the JVM offered (log=info).
 #
 # Usage: bench/attribution.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
 # Knobs (environment): RUNS=3  ALLOCMIX_STEPS=48000000  MINIMAL_INTERVAL=8m  JAVA_HOME=<JDK>
-#                      WORK=/tmp/heapsampler-bench
+#                      WORK=/tmp/heapsampler-bench  VARIANTS=""
 # Needs perf (Debian: linux-perf) with permission to profile the processes it starts.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -47,7 +53,7 @@ compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
 
 HZ=999
 RESULTS=$RUN_DIR/results.tsv
-printf 'config\trun\thook_ms\tagent_ms\ttotal_ms\tprocess_ms\n' >"$RESULTS"
+printf 'config\trun\thook_ms\tagent_ms\ttotal_ms\tprocess_ms\toffered\tkept\n' >"$RESULTS"
 
 # One profiled run of AllocMix with agent option $2; appends its figures as config $1.
 profile_run() {
@@ -64,40 +70,68 @@ profile_run() {
              END { print s + 0 }')
     agent=$(perf report -i "$data" -q -g none --sort comm -F overhead,comm 2>/dev/null |
         awk '$2 == "heapsampler" { sub("%", "", $1); s += $1 } END { print s + 0 }')
-    awk -v c="$config" -v r="$run" -v n="$samples" -v h="$hook" -v a="$agent" -v hz="$HZ" 'BEGIN {
+    # heapsampler's rate-cap line at log=info, "N samples offered, M kept"; the floor agent's
+    # "floor_agent: N samples" (each offered and, walked, kept)
+    local counts
+    counts=$(awk '/rate cap: [0-9]+ samples offered, [0-9]+ kept/ { for (i = 1; i < NF; i++) {
+            if ($(i + 1) == "samples" && $(i + 2) == "offered,") o = $i; if ($(i + 1) == "kept") k = $i } }
+        /^floor_agent: [0-9]+ samples/ { o = $2; k = $2 }
+        END { printf "%s\t%s", o, k }' "$RUN_DIR/$config-$run.out")
+    awk -v c="$config" -v r="$run" -v n="$samples" -v h="$hook" -v a="$agent" -v hz="$HZ" -v oc="$counts" 'BEGIN {
         ms = 1000 / hz
-        printf "%s\t%d\t%.1f\t%.1f\t%.1f\t%.0f\n", c, r, n * h / 100 * ms, n * a / 100 * ms,
-            n * (h + a) / 100 * ms, n * ms }' >>"$RESULTS"
+        printf "%s\t%d\t%.1f\t%.1f\t%.1f\t%.0f\t%s\n", c, r, n * h / 100 * ms, n * a / 100 * ms,
+            n * (h + a) / 100 * ms, n * ms, oc }' >>"$RESULTS"
     tail -1 "$RESULTS" >&2
     rm -f "$data"
 }
 
 note "JDK $(java_version "$JAVA_HOME"); AllocMix $ALLOCMIX_STEPS steps x 2 threads; $RUNS runs per configuration"
 note "config run hook_ms agent_ms total_ms process_ms"
+# The heapsampler configurations: the defaults, then each of VARIANTS.
+HS_NAMES=(heapsampler)
+HS_ARGS=("-agentpath:$AGENT=log=info,file=$RUN_DIR/heapsampler-%p.pb.gz")
+for variant in ${VARIANTS:-}; do
+    name=${variant%%=*} spec=${variant#*=}
+    lib=${spec%%:*} options=
+    [ "$lib" = "$spec" ] || options=${spec#*:}
+    [ -n "$name" ] && [ "$name" != "$variant" ] && [ -f "$lib" ] ||
+        die "VARIANTS: '$variant' is not NAME=LIBRARY[:OPTIONS] with an existing library"
+    HS_NAMES+=("$name")
+    HS_ARGS+=("-agentpath:$(readlink -f "$lib")=log=info,file=$RUN_DIR/$name-%p.pb.gz${options:+,$options}")
+done
+for name in "${HS_NAMES[@]}"; do note "heapsampler configuration $name"; done
+
 for run in $(seq 1 "$RUNS"); do
     profile_run floor "-agentpath:$FLOOR=mode=nop,interval=512k" "$run"
     profile_run minimal "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL" "$run"
-    profile_run heapsampler "-agentpath:$AGENT" "$run"
+    for i in "${!HS_NAMES[@]}"; do profile_run "${HS_NAMES[$i]}" "${HS_ARGS[$i]}" "$run"; done
 done
 
 awk -F'\t' 'NR > 1 {
-        n[$1]++; h[$1] += $3; a[$1] += $4; t[$1] += $5; p[$1] += $6
+        if (!($1 in n)) order[++nc] = $1
+        n[$1]++; h[$1] += $3; a[$1] += $4; t[$1] += $5; p[$1] += $6; o[$1] += $7; k[$1] += $8
         if (!($1 in lo) || $5 < lo[$1]) lo[$1] = $5
         if (!($1 in hi) || $5 > hi[$1]) hi[$1] = $5
     }
     END {
-        for (c in n)
-            printf "%-12s hook %7.1f ms  agent %6.1f ms  total %7.1f ms (%.1f-%.1f) = %.2f %% of the process (%.0f ms)\n",
+        for (i = 1; i <= nc; i++) {
+            c = order[i]
+            printf "%-12s hook %7.1f ms  agent %6.1f ms  total %7.1f ms (%.1f-%.1f) = %.2f %% of the process (%.0f ms)",
                 c, h[c] / n[c], a[c] / n[c], t[c] / n[c], lo[c], hi[c], 100 * t[c] / p[c], p[c] / n[c]
+            if (k[c] > 0) printf "; %.0f stacks of %.0f offered a run", k[c] / n[c], o[c] / n[c]
+            printf "\n"
+        }
         if (n["floor"] && n["heapsampler"])
             printf "heapsampler / floor: hook %.2f, total %.2f (means over the runs)\n",
                 h["heapsampler"] / h["floor"], t["heapsampler"] / t["floor"]
         if (n["floor"] && n["minimal"])
-            printf "minimal / floor: hook %.2f, total %.2f; heapsampler / minimal: total %.2f\n",
-                h["minimal"] / h["floor"], t["minimal"] / t["floor"], t["heapsampler"] / t["minimal"]
+            printf "minimal / floor: hook %.2f, total %.2f\n", h["minimal"] / h["floor"], t["minimal"] / t["floor"]
+        # per stack kept (walked): the minimal agent at MINIMAL_INTERVAL walks about as many as
+        # heapsampler keeps, but not exactly; the cost per stack compares them at the same count
+        for (i = 1; i <= nc && n["minimal"]; i++)
+            if (order[i] != "floor" && order[i] != "minimal")
+                printf "%s / minimal: total %.2f; per stack kept %.2f (%.1f us against %.1f us a walk)\n",
+                    order[i], t[order[i]] / t["minimal"], (t[order[i]] / k[order[i]]) / (t["minimal"] / k["minimal"]),
+                    1000 * t[order[i]] / k[order[i]], 1000 * t["minimal"] / k["minimal"]
     }' "$RESULTS"
-# The minimal agent prints its sample count at exit: one stack walk each.
-cat "$RUN_DIR"/minimal-*.out 2>/dev/null |
-    awk '/^floor_agent: [0-9]+ samples/ { s += $2; n++ }
-         END { if (n) printf "minimal agent: %.0f stack walks per run (mean of %d)\n", s / n, n }'
 echo "figures: $RESULTS"

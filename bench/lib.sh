@@ -80,6 +80,26 @@ build_floor_agent() {
         "$BENCH_DIR/floor_agent.c" -o "$2" || die "building floor_agent.c failed"
 }
 
+# async-profiler (https://github.com/async-profiler/async-profiler), for comparisons only:
+# builds its agent library from a local checkout $1 (never fetched or committed here: the
+# caller names a checkout it has, e.g. ASYNC_PROFILER_SRC) against JDK $2, in a copy under
+# $WORK, and prints the library's path. Needs make, g++ and a static libstdc++
+# (Debian: libstdc++-12-dev). Built once per checkout commit.
+build_async_profiler() {
+    local src=$1 java_home=$2 stamp dir
+    [ -f "$src/Makefile" ] && [ -d "$src/src" ] || die "no async-profiler checkout at $src"
+    stamp=$(cd "$src" && { git rev-parse --short HEAD 2>/dev/null || date -r Makefile +%s; })
+    dir=$WORK/async-profiler-$stamp
+    if [ ! -f "$dir/build/lib/libasyncProfiler.so" ]; then
+        note "building async-profiler's agent from $src into $dir (a few minutes)"
+        rm -rf "$dir" && mkdir -p "$dir" && cp -r "$src/." "$dir/" && mkdir -p "$dir/build/lib" ||
+            die "cannot copy $src to $dir"
+        make -s -C "$dir" JAVA_HOME="$java_home" build/lib/libasyncProfiler.so >"$dir/build.log" 2>&1 ||
+            { tail -20 "$dir/build.log" >&2; die "building async-profiler failed (see $dir/build.log)"; }
+    fi
+    echo "$dir/build/lib/libasyncProfiler.so"
+}
+
 # Compiles bench/$2.java (or $2, a path from the repository's root such as
 # jtreg/leak/RegistryLeak.java) with JDK $1 into directory $3.
 compile_workload() {
@@ -137,6 +157,14 @@ function sort_values(v, n,    i, j, x) {
 function median(v, n) {
     sort_values(v, n)
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+function mean(v, n,    i, s) { for (i = 1; i <= n; i++) s += v[i]; return s / n }
+# the standard error of the mean of v[1..n] (0 for n < 2)
+function std_error(v, n,    i, m, ss) {
+    if (n < 2) return 0
+    m = mean(v, n)
+    for (i = 1; i <= n; i++) ss += (v[i] - m) ^ 2
+    return sqrt(ss / (n - 1) / n)
 }
 function lowest(v, n,    i, m) { m = v[1]; for (i = 2; i <= n; i++) if (v[i] < m) m = v[i]; return m }
 function highest(v, n,    i, m) { m = v[1]; for (i = 2; i <= n; i++) if (v[i] > m) m = v[i]; return m }

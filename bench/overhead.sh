@@ -23,7 +23,14 @@
 #        built with cmake if absent)
 # Knobs (environment): PAIRS=5  QUICK=1 (= PAIRS=2)  INTERVALS="512k 32k"
 #        KINDS="nop stack hs-nolive hs-live hs-nolive-nocap hs-live-nocap" (also: weak;
-#        hs-live-fixed = hs-live with adapt_interval=false: the cap never raises the JVM's interval)
+#        hs-live-fixed = hs-live with adapt_interval=false: the cap never raises the JVM's interval;
+#        hs-default = heapsampler at its default options, interval= not given (the interval
+#        alone ignored); minimal = the floor agent's weak mode at MINIMAL_INTERVAL (8m: about
+#        the samples heapsampler keeps on allocmix), the least a live-heap profiler keeping as
+#        many stacks can cost (the interval ignored); asprof = async-profiler's agent with
+#        event=alloc,alloc=<interval> (its default interval is 512k), built from the checkout
+#        in ASYNC_PROFILER_SRC)
+#        MINIMAL_INTERVAL=8m  ASYNC_PROFILER_SRC=<a checkout of async-profiler, for asprof>
 #        WORKLOADS="allocmix javac"  ACCURACY_RATES="1000/s 500/s 0" (empty: no accuracy runs)
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 #        JDK_SRC_ZIP=<a src.zip to take java/util from instead of apt-get download>
@@ -47,9 +54,16 @@ WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
 RUN_DIR=$WORK/run
 mkdir -p "$WORK" "$RUN_DIR" || die "cannot create $WORK"
 
+MINIMAL_INTERVAL=${MINIMAL_INTERVAL:-8m}
+
 # --- preparation -------------------------------------------------------------------------
 FLOOR=$WORK/floor_agent.so
 build_floor_agent "$JAVA_HOME" "$FLOOR"
+case " $KINDS " in *" asprof "*)
+    [ -n "${ASYNC_PROFILER_SRC:-}" ] || die "KINDS has asprof: set ASYNC_PROFILER_SRC to a checkout of async-profiler"
+    ASPROF=$(build_async_profiler "$ASYNC_PROFILER_SRC" "$JAVA_HOME") || exit 1
+    ;;
+esac
 compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
 
 # The java/util sources for the javac workload, as $JAVAC_SRC/patch/java/util/*.java plus an
@@ -109,8 +123,11 @@ set_agent_args() {
     hs-nolive-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-live-nocap) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=0,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     hs-live-fixed) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=true,rate=1000/s,adapt_interval=false,log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    hs-default) AGENT_ARGS=("-agentpath:$AGENT=log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
+    minimal) AGENT_ARGS=("-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL") ;;
+    asprof) AGENT_ARGS=("-agentpath:$ASPROF=start,event=alloc,alloc=$interval,collapsed,file=$RUN_DIR/asprof-%p.collapsed") ;;
     accuracy) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,format=collapsed,log=info,file=$RUN_DIR/hs-%p.collapsed$ACCURACY_OPTION") ;;
-    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap hs-live-fixed)" ;;
+    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap hs-live-fixed hs-default minimal asprof)" ;;
     esac
 }
 
@@ -119,7 +136,7 @@ run_workload() {
     local workload=$1 config=$2
     set_agent_args "$config"
     RUN_OUT=$RUN_DIR/out RUN_ERR=$RUN_DIR/err
-    rm -rf "$RUN_DIR"/hs-*.pb.gz "$RUN_DIR"/hs-*.collapsed "$RUN_DIR/javac-out"
+    rm -rf "$RUN_DIR"/hs-*.pb.gz "$RUN_DIR"/hs-*.collapsed "$RUN_DIR"/asprof-* "$RUN_DIR/javac-out"
     case "$workload" in
     allocmix)
         run_measured "$JAVA" "${AGENT_ARGS[@]}" -Xms1g -Xmx1g -XX:+UseG1GC -cp "$WORK/classes" AllocMix "$ALLOCMIX_STEPS"
@@ -135,6 +152,9 @@ run_workload() {
     esac || { tail -20 "$RUN_ERR" >&2; die "$workload under $config failed (exit $RUN_RC)"; }
     case "$config" in hs-* | accuracy-*)
         ls "$RUN_DIR"/hs-* >/dev/null 2>&1 || die "$workload under $config wrote no profile"
+        ;;
+    asprof-*)
+        ls "$RUN_DIR"/asprof-* >/dev/null 2>&1 || die "$workload under $config wrote no profile"
         ;;
     esac
 }
@@ -210,7 +230,7 @@ ACCURACY=${RESULTS%.tsv}-accuracy.tsv
 # --- summary --------------------------------------------------------------------------------
 # Prints one workload's table from $SAMPLES and $RESULTS.
 summarize() {
-    awk -F'\t' -v wl="$1" -v configs="${CONFIGS[*]}" -v intervals="$INTERVALS" -v rounds="$PAIRS" \
+    awk -F'\t' -v wl="$1" -v configs="${CONFIGS[*]}" -v intervals="$INTERVALS" -v rounds="$PAIRS" -v minimal="$MINIMAL_INTERVAL" \
         "$AWK_STATS"'
         function label(cfg,    kind, iv) {
             iv = cfg; sub(/.*-/, "", iv); kind = cfg; sub(/-[^-]*$/, "", kind)
@@ -219,6 +239,9 @@ summarize() {
             if (kind == "hs-nolive-nocap") return "hs live=false rate=0 " iv
             if (kind == "hs-live-nocap") return "hs live=true rate=0 " iv
             if (kind == "hs-live-fixed") return "hs live=true adapt_interval=false " iv
+            if (kind == "hs-default") return "heapsampler, the defaults"
+            if (kind == "minimal") return "minimal agent (weak, " minimal ")"
+            if (kind == "asprof") return "async-profiler event=alloc " iv
             return "floor " kind " " iv
         }
         FILENAME == ARGV[1] && $1 == wl { samples[$2] = $3; next }
@@ -232,7 +255,7 @@ summarize() {
             for (i = 1; i <= ni; i++)
                 line = line sprintf("  %s: %d (%.0f per baseline CPU-second)", ivs[i], samples[ivs[i]], samples[ivs[i]] / median(bc, rounds))
             print line
-            printf "%-30s %-24s %-24s %-24s %s\n", "configuration", "CPU ratio", "wall ratio", "CPU vs floor stack", "samples kept/s"
+            printf "%-30s %-24s %-18s %-24s %-24s %s\n", "configuration", "CPU ratio", "CPU mean +- se", "wall ratio", "CPU vs floor stack", "samples kept/s"
             for (c = 2; c <= nc; c++) {
                 cfg = order[c]; floor = cfg; sub(/^.*-/, "stack-", floor)
                 kf = 0
@@ -241,7 +264,8 @@ summarize() {
                     if (cfg ~ /^hs-/ && ((floor, r) in cpu)) { kf++; rf[kf] = cpu[cfg, r] / cpu[floor, r] }
                 }
                 nk = nkept[cfg]; for (k = 1; k <= nk; k++) kv[k] = kept[cfg, k]
-                printf "%-30s %-24s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
+                printf "%-30s %-24s %-18s %-24s %-24s %s\n", label(cfg), summary(rc, rounds, "%.3f"),
+                       sprintf("%.3f +- %.3f", mean(rc, rounds), std_error(rc, rounds)),
                        summary(rw, rounds, "%.3f"), kf ? summary(rf, kf, "%.3f") : "", nk ? sprintf("%.0f", median(kv, nk)) : ""
                 if (cfg == "hs-live-512k" && wl == "allocmix")
                     check[++nchecks] = sprintf("%s (default options, rate=1000/s): CPU ratio %.3f vs no agent (target: <= 1.03): %s",
@@ -251,6 +275,18 @@ summarize() {
                                                label(cfg), 100 * (median(rf, kf) - 1), verdict(rf, kf, 0, 1.03))
             }
             for (i = 1; i <= nchecks; i++) print "target check: " check[i]
+            # heapsampler at its defaults against the minimal agent and async-profiler: the
+            # per-round difference of CPU ratios (paired, so drift between rounds cancels)
+            for (c = 2; c <= nc; c++) {
+                if (order[c] !~ /^hs-default-/) continue
+                for (d = 2; d <= nc; d++) {
+                    if (order[d] !~ /^(minimal|asprof)-/) continue
+                    for (r = 0; r < rounds; r++)
+                        dv[r + 1] = (cpu[order[c], r] - cpu[order[d], r]) / cpu["none", r]
+                    printf "%s - %s: CPU ratio difference per round %.4f +- %.4f (mean +- se), median %.4f\n",
+                        label(order[c]), label(order[d]), mean(dv, rounds), std_error(dv, rounds), median(dv, rounds)
+                }
+            }
         }' "$SAMPLES" "$RESULTS"
 }
 

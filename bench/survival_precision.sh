@@ -12,6 +12,7 @@
 # the kept samples per second; then the ratio of the standard deviations (without / with).
 #
 # Usage: bench/survival_precision.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
+# INTERVAL=default runs without interval= (the JVM's interval then follows the budget).
 # Knobs (environment): RUNS=6  SECONDS_RUN=20  INTERVAL=64k  LEAK=300000  CACHE_RATE=2000
 #        GARBAGE=200  HEAP_OPTS="-Xmx1g -XX:+UseG1GC"  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
 set -u
@@ -23,6 +24,8 @@ AGENT=$(find_agent "${1:-}") || exit 1
 RUNS=${RUNS:-6}
 SECONDS_RUN=${SECONDS_RUN:-20}
 INTERVAL=${INTERVAL:-64k}
+INTERVAL_OPTION=interval=$INTERVAL,
+[ "$INTERVAL" = default ] && INTERVAL_OPTION=
 LEAK=${LEAK:-300000}
 CACHE_RATE=${CACHE_RATE:-2000}
 GARBAGE=${GARBAGE:-200}
@@ -51,7 +54,7 @@ for run in $(seq 1 "$RUNS"); do
         out=$RUN_DIR/run$run-$setting.pb.gz
         # shellcheck disable=SC2086 # HEAP_OPTS is a list of flags
         "$JAVA_HOME/bin/java" $HEAP_OPTS -cp "$RUN_DIR/classes" \
-            "-agentpath:$AGENT=interval=$INTERVAL,survival=$setting,file=$out" \
+            "-agentpath:$AGENT=${INTERVAL_OPTION}survival=$setting,file=$out" \
             LeakDetect "$SECONDS_RUN" "$LEAK" "$CACHE_RATE" "$GARBAGE" >"$RUN_DIR/stdout-$run-$setting" 2>&1 ||
             die "run $run (survival=$setting) failed: $RUN_DIR/stdout-$run-$setting"
         printf '%s\t%s\t%s\t%s\n' "$setting" "$(figure "$out" alloc_space LeakDetect.leakHere)" \

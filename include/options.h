@@ -29,6 +29,7 @@ typedef enum { HS_PEAK_AUTO = 0, HS_PEAK_TRUE, HS_PEAK_FALSE } hs_peak;
 
 typedef struct {
     int64_t interval;            /* interval=: mean bytes between samples; 0 = every allocation */
+    bool interval_given;         /* interval= was in the option string (the control's lowest) */
     char file[HS_PATH_MAX];      /* file=: path pattern (%p pid, %t time written, %n seq, %%) */
     hs_log_level log;            /* log=error|warn|info|debug */
     bool help;                   /* help: print the options and exit */

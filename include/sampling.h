@@ -26,9 +26,11 @@ int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni);
 int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, size_t whylen);
 
 /* `start`: sampling on again, at `interval` bytes (the JVM's interval is changed first
- * when it differs). 0, or -1 with the reason in why (not stopped, JVMTI refused). */
-int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
-                       size_t whylen);
+ * when it differs). given: the operator gave it (start,interval=), so it is also the rate
+ * cap's lowest interval from now on; else it is the one sampling last ran at. 0, or -1 with
+ * the reason in why (not stopped, JVMTI refused). */
+int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, bool given,
+                       char *why, size_t whylen);
 
 /* `start,interval=` while sampling runs: the event off for as long as the callbacks inside
  * take to leave (typically well under a millisecond: allocations then are not sampled),

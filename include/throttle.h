@@ -36,11 +36,13 @@
  * kept rate stays the cap's; offers that come in number at no more than the spend rate are
  * all kept (p = 1). Every factor 1 is the cap without factors, decision for decision.
  *
- * When the cap keeps a small fraction for long, it raises the JVM's own sampling interval
- * (interval_control.h) through a hook the agent gives it, so the JVM offers about twice
- * what is kept instead of paying a callback for each offer it drops; and lowers it again,
- * never below the configured interval, when the offers drop. p is rescaled at once for the
- * offers the new interval brings. The weights of the JVM's interval are the sampler's
+ * The JVM's own sampling interval follows the budget (interval_control.h), through a hook
+ * the agent gives it: raised when the cap keeps a small fraction for long, so the JVM offers
+ * 1.25 to 2 times what is kept (2 when the survival factors have survivors to choose) instead
+ * of paying a callback for each offer it drops; lowered
+ * when the JVM offers fewer than the rate (down to interval= when it was given, else to
+ * 16 KiB), so the budget is spent. p is rescaled at once for the offers the new interval
+ * brings. The weights of the JVM's interval are the sampler's
  * (estimate.h); the cap's 1/p multiplies them.
  *
  * A dump multiplies its estimates by offered / (weights handed out), so that the totals
@@ -109,12 +111,17 @@ typedef struct {
 hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, int64_t now_ns);
 void hs_throttle_destroy(hs_throttle *t);
 
-/* Lets the cap raise and lower the JVM's interval (configured: the interval the JVM
- * samples at now, the floor). Call before the first offer. */
-void hs_throttle_control_interval(hs_throttle *t, int64_t configured,
+struct hs_survival;
+
+/* Lets the cap raise and lower the JVM's interval (interval_control.h). start: the interval
+ * the JVM samples at now; given: the user chose it (interval=), so it is also the lowest;
+ * survival: the survival factors, whose selectivity sets how many offers the control aims
+ * at per kept sample (NULL: none, the plain band). Call before the first offer. */
+void hs_throttle_control_interval(hs_throttle *t, int64_t start, bool given,
+                                  const struct hs_survival *survival,
                                   hs_throttle_interval_hook hook, void *ctx);
 
-/* The operator set the interval (`start,interval=`): it is the floor from now on. Call
+/* The operator set the interval (`start,interval=`): it is the lowest from now on. Call
  * while sampling is off (it waits for a check in progress). */
 void hs_throttle_interval_reset(hs_throttle *t, int64_t interval);
 
@@ -152,8 +159,8 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
 
 /* Writes the rate-cap status as text lines, each ending in '\n' ("rate cap: off" for
  * t == NULL): rate, the probability now and its lowest, the bucket, samples offered and
- * kept, effective rate, steps, candidates refused, the JVM's interval and its changes.
- * For the profile comments and the control command `status`. Returns the length needed
+ * kept, effective rate, steps, candidates refused, the JVM's interval, its changes, and
+ * what the interval is and why. For the profile comments and the control command `status`. Returns the length needed
  * (like snprintf). */
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len);
 

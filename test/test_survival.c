@@ -69,6 +69,39 @@ static void test_factors_follow_survival(void) {
     hs_survival_destroy(s);
 }
 
+/* The selectivity: 1 before learning and when every slot has the survivors' share of the
+ * offers (the factors are then equal: nothing to choose); the survivors' mean factor over
+ * the offers' when survivors are concentrated. Kept samples stand for 1/f offers each: two
+ * slots of 100 kept samples each, one all survivors (f ~ 8), one none (f ~ 1.5: the prior
+ * lifts it), stand for ~12.5 and ~68 offers: selectivity ~ 3.2. */
+static void test_selectivity(void) {
+    CU_ASSERT_EQUAL(hs_survival_selectivity(NULL), 1.0);
+    hs_survival *s = hs_survival_create();
+    CU_ASSERT_EQUAL(hs_survival_selectivity(s), 1.0);
+    for (int i = 0; i < 200; i++) { /* a third survive in both slots */
+        hs_survival_learn(s, 7, 1024, i % 3 == 0);
+        hs_survival_learn(s, 9, 64, i % 3 == 1);
+    }
+    hs_survival_publish(s);
+    CU_ASSERT_DOUBLE_EQUAL(hs_survival_selectivity(s), 1.0, 0.02);
+    hs_survival_destroy(s);
+    s = hs_survival_create();
+    for (int i = 0; i < 100; i++) {
+        hs_survival_learn(s, 7, 1024, true);
+        hs_survival_learn(s, 9, 64, false);
+    }
+    hs_survival_publish(s);
+    double lives = hs_survival_factor(s, 7, 1024), dies = hs_survival_factor(s, 9, 64);
+    double mean = 200 / (100 / lives + 100 / dies); /* over the offers the kept stand for */
+    CU_ASSERT(lives > 7.5);
+    CU_ASSERT_DOUBLE_EQUAL(hs_survival_selectivity(s), lives / mean, 0.01);
+    CU_ASSERT(hs_survival_selectivity(s) > 3);
+    hs_survival_stats st;
+    hs_survival_stats_read(s, &st);
+    CU_ASSERT_DOUBLE_EQUAL(st.selectivity, hs_survival_selectivity(s), 1e-9);
+    hs_survival_destroy(s);
+}
+
 static void test_counts_forget_the_past(void) {
     hs_survival *s = hs_survival_create();
     for (int i = 0; i < 1000; i++) hs_survival_learn(s, 7, 1024, true);
@@ -246,7 +279,8 @@ static void test_status_line(void) {
     hs_survival_publish(s);
     n = hs_survival_format_status(s, buf, sizeof buf);
     CU_ASSERT_EQUAL(n, strlen(buf));
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "from 2 tracked samples (1 survived 2 GCs) in 2 slots"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "from 2 tracked samples (1 survived 2 GCs) in 2 slots; "
+                                       "survivors' factor "));
     hs_survival_destroy(s);
 }
 
@@ -255,6 +289,7 @@ void register_tests(void) {
         {"factor 1 before learning", test_factor_is_one_before_learning},
         {"factors follow survival, with a floor", test_factors_follow_survival},
         {"counts forget the past", test_counts_forget_the_past},
+        {"selectivity", test_selectivity},
         {"the sweeper's outcomes", test_outcomes},
         {"status line", test_status_line},
         {"below the rate: all kept, whatever the factors", test_below_the_rate_keeps_all},

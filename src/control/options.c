@@ -778,7 +778,8 @@ typedef struct {
 static const option_row option_table[] = {
     {"interval", "512k",
      "a size in bytes from 0 to 2147483647, with an optional k, m or g suffix (powers of 1024)",
-     "mean number of bytes allocated between two samples; 0 samples every allocation",
+     "mean number of bytes allocated between two samples; 0 samples every allocation; "
+     "given, it is also the lowest interval the rate cap lowers the JVM's to",
      parse_interval, show_interval},
     {"file", "heapsampler-%p.pb.gz",
      "a non-empty path pattern shorter than 4096 bytes, without commas; "
@@ -846,9 +847,9 @@ static const option_row option_table[] = {
      "stay unbiased",
      parse_rate, show_rate},
     {"adapt_interval", "true", "true, false",
-     "under the rate cap, raise the JVM's sampling interval while the cap keeps under a "
-     "quarter of its samples, and lower it again (never below interval=) when they drop: "
-     "fewer samples the JVM pays for only to have them dropped; estimates stay unbiased",
+     "under the rate cap, the JVM's sampling interval follows the budget: raised while the "
+     "cap keeps under a quarter of its samples, lowered while they are fewer than the rate "
+     "(down to 16k, or to interval= when given); estimates stay unbiased",
      parse_adapt_interval, show_adapt_interval},
     {"survival", "true", "true, false",
      "under the rate cap with live=true, keep samples of the classes and sizes whose objects "
@@ -1020,6 +1021,7 @@ int hs_options_parse(const char *text, hs_options *opts, char *err, size_t errle
         item += item_len + 1; /* a trailing comma leaves an empty last item: rejected */
     }
     if (check_combination(&parsed, err, errlen) != 0) return -1;
+    if (seen[find_option("interval", 8) - option_table]) parsed.interval_given = true;
     *opts = parsed;
     return 0;
 }

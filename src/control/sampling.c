@@ -46,6 +46,7 @@ int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     if (agent->opts.adapt_interval)
         hs_throttle_control_interval(agent->throttle, atomic_load(&agent->sampling_interval),
+                                     agent->opts.interval_given, agent->survival,
                                      set_interval_for_cap, agent);
     atomic_store(&agent->phase, HS_PHASE_RUNNING);
     jvmtiError err = set_event(jvmti, JVMTI_ENABLE);
@@ -83,19 +84,18 @@ int hs_sampling_pause(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni, char *why, 
     return 0;
 }
 
-int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
-                       size_t whylen) {
+int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, bool given,
+                       char *why, size_t whylen) {
     if (atomic_load(&agent->phase) != HS_PHASE_PAUSED) {
         snprintf(why, whylen, "sampling is not stopped (%s)", hs_sampling_state_name(agent));
         return -1;
     }
     jvmtiError err = JVMTI_ERROR_NONE;
-    if (interval != atomic_load(&agent->sampling_interval)) {
+    if (interval != atomic_load(&agent->sampling_interval))
         err = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval);
-        if (err == JVMTI_ERROR_NONE) {
-            atomic_store(&agent->sampling_interval, interval);
-            hs_throttle_interval_reset(agent->throttle, interval); /* the cap's new floor */
-        }
+    if (err == JVMTI_ERROR_NONE && given) {
+        atomic_store(&agent->sampling_interval, interval);
+        hs_throttle_interval_reset(agent->throttle, interval); /* the cap's new lowest */
     }
     if (err == JVMTI_ERROR_NONE) {
         atomic_store(&agent->phase, HS_PHASE_RUNNING);
@@ -121,7 +121,7 @@ int hs_sampling_change_interval(hs_agent *agent, jvmtiEnv *jvmti, int64_t interv
     /* The cap's interval controller runs in the callbacks: none may be inside while its
      * floor moves. The tracked objects stay (a stop would release them). */
     switch_off(agent, jvmti, "interval change");
-    return hs_sampling_resume(agent, jvmti, interval, why, whylen);
+    return hs_sampling_resume(agent, jvmti, interval, true, why, whylen);
 }
 
 bool hs_sampling_end(hs_agent *agent, jvmtiEnv *jvmti) {

@@ -170,9 +170,16 @@ void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
 }
 
 typedef struct {
+    hs_growth *growth;
+    uint32_t epoch;
+    uint32_t entries;
+} growth_walk;
+
+typedef struct {
     hs_counters *counters;
     hs_sample_table *samples;
     struct hs_survival *survival; /* NULL: survival factors off */
+    growth_walk *growth;          /* the sweep after a GC records its survivors; else NULL */
     JNIEnv *jni;
     uint32_t epoch, previous; /* swept now; at the last GC's sweep (survival outcomes) */
 } sweep_context;
@@ -191,10 +198,13 @@ static void learn_survival(sweep_context *c, const hs_live_entry *entry, bool de
     hs_survival_learn(c->survival, b.key.class_id, b.key.size, outcome == 1);
 }
 
+static void add_survivor(const hs_live_entry *entry, void *ctx);
+
 static hs_live_action remove_if_dead(const hs_live_entry *entry, void *ctx) {
     sweep_context *c = ctx;
     bool dead = (*c->jni)->IsSameObject(c->jni, (jweak)entry->ref, NULL);
     if (c->survival) learn_survival(c, entry, dead);
+    if (!dead && c->growth) add_survivor(entry, c->growth);
     if (!dead) return HS_LIVE_KEEP;
     release_ref(entry, ctx);
     return HS_LIVE_REMOVE;
@@ -211,12 +221,6 @@ static void remember_heap(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch) {
 }
 
 static void note_peak(hs_live_tracker *t, JNIEnv *jni, uint32_t epoch);
-
-typedef struct {
-    hs_growth *growth;
-    uint32_t epoch;
-    uint32_t entries;
-} growth_walk;
 
 static void add_survivor(const hs_live_entry *entry, void *ctx) {
     growth_walk *w = ctx;
@@ -235,15 +239,19 @@ static uint32_t growth_boundary(const hs_live_tracker *t, uint32_t epoch) {
     return s.judged_before < epoch ? s.judged_before : epoch;
 }
 
-/* After a GC's sweep: one more walk of the table records what survived it per site, and
- * what of that a marking judged (growth.h); the walk's time goes into the comments. */
-static void record_growth(hs_live_tracker *t, uint32_t epoch) {
-    growth_walk w = {t->growth, epoch, 0};
-    int64_t start = hs_monotonic_nanos();
+/* The sweep after a GC records what survived it per site, and what of that a marking
+ * judged (growth.h), as it visits the entries (a second walk of the table cost a third of
+ * the sweeper's time on AllocMix); the sweep's time goes into the comments. Entries the
+ * sweep then thins out count with the weight they had: unbiased either way. */
+static void begin_growth(hs_live_tracker *t, growth_walk *w, uint32_t epoch) {
+    *w = (growth_walk){t->growth, epoch, 0};
     hs_growth_begin(t->growth, epoch, growth_boundary(t, epoch), hs_wall_nanos());
-    hs_live_table_each(t->table, add_survivor, &w);
-    if (hs_growth_end(t->growth) != 0) hs_debug("growth record of GC %u dropped (no memory)", epoch);
-    hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w.entries);
+}
+
+static void end_growth(hs_live_tracker *t, const growth_walk *w, int64_t start) {
+    if (hs_growth_end(t->growth) != 0)
+        hs_debug("growth record of GC %u dropped (no memory)", w->epoch);
+    hs_growth_note_walk(t->growth, hs_monotonic_nanos() - start, w->entries);
 }
 
 /* Factors are published at most every SURVIVAL_PUBLISH_NS: a young GC may come 20 times a
@@ -259,17 +267,22 @@ static void publish_survival(hs_live_tracker *t) {
 }
 
 static void sweep_once(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, uint32_t epoch) {
+    bool after_gc = epoch != t->history_epoch;
+    growth_walk growth;
     sweep_context ctx = {t->config.sampled.counters, t->config.sampled.samples,
-                         t->config.survival, jni, epoch, t->history_epoch};
+                         t->config.survival, after_gc && t->growth ? &growth : NULL, jni,
+                         epoch, t->history_epoch};
     busy_here = true; /* this is the sweeper thread, for good */
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return;
+    int64_t start = hs_monotonic_nanos();
+    if (ctx.growth) begin_growth(t, &growth, epoch);
     hs_live_table_sweep(t->table, remove_if_dead, release_ref, &ctx);
-    if (t->config.survival && epoch != t->history_epoch) publish_survival(t);
+    if (ctx.growth) end_growth(t, &growth, start);
+    if (t->config.survival && after_gc) publish_survival(t);
     if (t->humongous) hs_humongous_maintain(t->humongous);
     log_new_markings(t);
-    if (epoch != t->history_epoch) { /* a GC happened: note the heap it left */
+    if (after_gc) { /* a GC happened: note the heap it left */
         remember_heap(t, jni, epoch);
-        if (t->growth) record_growth(t, epoch);
         t->history_epoch = epoch;
         note_peak(t, jni, epoch);
     }
@@ -769,7 +782,7 @@ static uint64_t release_all(hs_live_tracker *t, JNIEnv *jni) {
     hs_counters *counters = t->config.sampled.counters;
     uint64_t before = atomic_load(&counters->live_deleted);
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->sweep_lock), "enter") != 0) return 0;
-    sweep_context ctx = {counters, NULL, NULL, jni, 0, 0};
+    sweep_context ctx = {.counters = counters, .jni = jni};
     hs_live_table_clear(t->table, release_ref, &ctx);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     return atomic_load(&counters->live_deleted) - before;

@@ -23,6 +23,7 @@ struct hs_survival {
     _Atomic uint64_t outcomes, survivors;
     _Atomic uint32_t learned_slots;
     _Atomic uint32_t highest; /* FACTOR_ONE units */
+    _Atomic uint32_t selectivity; /* FACTOR_ONE units (survival.h) */
 };
 
 static uint32_t size_class(uint64_t size) {
@@ -68,18 +69,47 @@ static uint32_t factor_of(double fraction) {
     return (uint32_t)lround(f * FACTOR_ONE);
 }
 
+/* Sums over the slots for the selectivity (survival.h): outcomes and survivors, each also
+ * over its slot's factor (the kept samples of a slot stand for about 1/f as many offers). */
+typedef struct {
+    double outcomes, survivors, outcomes_per_factor, survivors_per_factor;
+} selectivity_sums;
+
+static void add_to_selectivity(selectivity_sums *sums, const slot_counts *c, double factor) {
+    sums->outcomes += c->total;
+    sums->survivors += c->survived;
+    sums->outcomes_per_factor += c->total / factor;
+    sums->survivors_per_factor += c->survived / factor;
+}
+
+/* The survivors' mean factor over the offers' mean factor: 1 when no survivor is favoured. */
+static double selectivity_of(const selectivity_sums *sums) {
+    if (sums->survivors_per_factor <= 0 || sums->outcomes <= 0) return 1;
+    return (sums->survivors / sums->survivors_per_factor) /
+           (sums->outcomes / sums->outcomes_per_factor);
+}
+
 void hs_survival_publish(hs_survival *s) {
     if (s->total == 0) return;
     double overall = s->survived / s->total;
     uint32_t highest = 0;
+    selectivity_sums sums = {0};
     for (uint32_t i = 0; i < HS_SURVIVAL_SLOTS; i++) {
         const slot_counts *c = &s->counts[i];
         uint32_t f = factor_of((c->survived + HS_SURVIVAL_PRIOR * overall) /
                                (c->total + HS_SURVIVAL_PRIOR));
         atomic_store_explicit(&s->factor[i], f, memory_order_relaxed);
         if (f > highest) highest = f;
+        if (c->total > 0) add_to_selectivity(&sums, c, (double)f / FACTOR_ONE);
     }
     atomic_store_explicit(&s->highest, highest, memory_order_relaxed);
+    atomic_store_explicit(&s->selectivity, (uint32_t)lround(selectivity_of(&sums) * FACTOR_ONE),
+                          memory_order_relaxed);
+}
+
+double hs_survival_selectivity(const hs_survival *s) {
+    uint32_t r = s ? atomic_load_explicit(&s->selectivity, memory_order_relaxed) : 0;
+    return r ? r / FACTOR_ONE : 1;
 }
 
 int hs_survival_outcome(uint32_t born, uint32_t previous, uint32_t epoch, bool dead) {
@@ -97,6 +127,7 @@ void hs_survival_stats_read(const hs_survival *s, hs_survival_stats *out) {
     out->slots = atomic_load(&s->learned_slots);
     uint32_t h = atomic_load(&s->highest);
     out->highest = h ? h / FACTOR_ONE : 1;
+    out->selectivity = hs_survival_selectivity(s);
 }
 
 size_t hs_survival_format_status(const hs_survival *s, char *buf, size_t len) {
@@ -108,8 +139,9 @@ size_t hs_survival_format_status(const hs_survival *s, char *buf, size_t len) {
     int n = snprintf(buf, len,
                      "survival factors: the rate cap keeps a sample with probability "
                      "1-(1-p)^f, f from 1 to %.0f by its class and size (highest now %.2f), "
-                     "learned from %llu tracked samples (%llu survived %d GCs) in %u slots",
+                     "learned from %llu tracked samples (%llu survived %d GCs) in %u slots; "
+                     "survivors' factor %.2f times the offers' on average",
                      HS_SURVIVAL_MAX, st.highest, (unsigned long long)st.outcomes,
-                     (unsigned long long)st.survived, HS_SURVIVAL_AGE, st.slots);
+                     (unsigned long long)st.survived, HS_SURVIVAL_AGE, st.slots, st.selectivity);
     return n > 0 ? (size_t)n : 0;
 }

@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "interval_control.h"
 #include "sample_table.h"
+#include "survival.h"
 
 #define P_MIN 1e-12 /* keeps 1/p in range of the weights' fixed point */
 #define TOKEN (INT64_C(1) << 20) /* one sample in the bucket's fixed point */
@@ -28,6 +29,7 @@
  * never measured over less. */
 #define CLOCK_TICK_NS INT64_C(4000000)
 #define CONTROL_NS INT64_C(1000000000) /* the interval control's period */
+#define SURGE_NS ((int64_t)HS_INTERVAL_SURGE_MS * 1000000) /* the least of it a surge is judged on */
 #define MASS_ONE 256.0 /* an offer of factor 1 in the stripes' mass */
 
 typedef struct {
@@ -76,8 +78,11 @@ struct hs_throttle {
     bool have_rate;
     int64_t control_ns;          /* the control period's start ... */
     uint64_t offered_at_control; /* ... and the stripes' sum then */
+    int64_t surge_ns;            /* the surge window's start (SURGE_NS windows) ... */
+    uint64_t offered_at_surge;   /* ... and the stripes' sum then */
     hs_interval_control control;
     hs_throttle_interval_hook hook; /* NULL: the interval is not controlled */
+    const hs_survival *survival;    /* its selectivity sets the control's band; NULL: off */
     void *hook_ctx;
 
     int64_t created_ns;
@@ -224,30 +229,54 @@ static bool fewer_than(hs_throttle *t, uint64_t offered, double mass, double off
     return offers * share <= spend;
 }
 
-/* One control period's decision on the JVM's interval; a change is applied through the
- * hook. Returns the factor the offers change by (old / new interval: small objects' offers
- * in proportion), so that p follows at once; 1 when nothing changed. */
-static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered) {
-    if (!t->hook || now_ns - t->control_ns < CONTROL_NS) return 1;
-    double seconds = (double)(now_ns - t->control_ns) / 1e9;
-    double offers = (double)(offered - t->offered_at_control) / seconds;
-    double rate = (double)atomic_load(&t->rate) / ((double)atomic_load(&t->period_ns) / 1e9);
-    t->control_ns = now_ns;
-    t->offered_at_control = offered;
-    int64_t old = t->control.current;
-    int64_t next = hs_interval_control_decide(&t->control, offers, rate);
-    if (next == old) return 1;
+/* Sets the interval the control decided, through the hook; false when nothing changed or
+ * the JVM refused (the control then stops, the cap goes on). */
+static bool apply_interval(hs_throttle *t, int64_t next) {
+    if (next == t->control.current) return false;
     int err = t->hook(t->hook_ctx, next);
-    if (err != 0) { /* the JVM refused: the control stops, the cap goes on */
+    if (err != 0) {
         atomic_store(&t->interval_error, err);
         t->hook = NULL;
-        return 1;
+        return false;
     }
-    hs_interval_control_applied(&t->control, next, t->control.floor);
+    hs_interval_control_applied(&t->control, next);
     atomic_store(&t->interval, next);
     if (next > atomic_load(&t->highest_interval)) atomic_store(&t->highest_interval, next);
     atomic_store(&t->interval_changes, t->control.changes);
     atomic_store(&t->interval_raises, t->control.raised);
+    return true;
+}
+
+/* Starts a control period (and a surge window) at now. */
+static void restart_control(hs_throttle *t, int64_t now_ns, uint64_t offered) {
+    t->control_ns = t->surge_ns = now_ns;
+    t->offered_at_control = t->offered_at_surge = offered;
+}
+
+/* The control's decision on the JVM's interval: once a control period, or sooner for a
+ * surge (interval_control.h), judged on the last SURGE_NS window alone (a program that
+ * starts allocating at full speed late in a period is not averaged with its quiet start);
+ * a change is applied through the hook and starts a new period. Returns the factor the
+ * offers change by (old / new interval: small objects' offers in proportion), so that p
+ * follows at once; 1 when nothing changed. */
+static double control_interval(hs_throttle *t, int64_t now_ns, uint64_t offered) {
+    int64_t elapsed = now_ns - t->control_ns, window = now_ns - t->surge_ns;
+    if (!t->hook || window < SURGE_NS) return 1;
+    double rate = (double)atomic_load(&t->rate) / ((double)atomic_load(&t->period_ns) / 1e9);
+    double selectivity = hs_survival_selectivity(t->survival);
+    int64_t old = t->control.current, next;
+    if (elapsed < CONTROL_NS) {
+        double recent = (double)(offered - t->offered_at_surge) / ((double)window / 1e9);
+        t->surge_ns = now_ns;
+        t->offered_at_surge = offered;
+        next = hs_interval_control_surge(&t->control, recent, rate, selectivity);
+        if (next == old) return 1;
+    } else {
+        double offers = (double)(offered - t->offered_at_control) / ((double)elapsed / 1e9);
+        next = hs_interval_control_decide(&t->control, offers, rate, selectivity);
+    }
+    restart_control(t, now_ns, offered);
+    if (!apply_interval(t, next)) return 1;
     t->ewma *= (double)old / (double)next;
     return (double)old / (double)next;
 }
@@ -275,8 +304,7 @@ static void check(hs_throttle *t, int64_t now_ns) {
     double mass = sum_mass(t);
     if (elapsed < 0) { /* the clock went back: start over from here */
         elapsed = 0;
-        t->control_ns = now_ns;
-        t->offered_at_control = offered;
+        restart_control(t, now_ns, offered);
     }
     int64_t tokens = refill(t, elapsed);
     double offers = measure_offers(t, elapsed, mass);
@@ -464,36 +492,47 @@ hs_throttle *hs_throttle_create(int64_t rate, int64_t period_ns, uint64_t seed, 
     atomic_store(&t->next_check_ns, now_ns + period_ns / HS_THROTTLE_CHECKS);
     set_marks(t, spend_per_ns(t, capacity(t)), capacity(t));
     for (int i = 0; i < HS_THROTTLE_STRIPES; i++) atomic_store(&t->stripes[i].mass, 0);
-    t->last_check_ns = t->control_ns = t->created_ns = now_ns;
+    t->last_check_ns = t->control_ns = t->surge_ns = t->created_ns = now_ns;
     t->seed = seed;
     return t;
 }
 
 void hs_throttle_destroy(hs_throttle *t) { free(t); }
 
-void hs_throttle_control_interval(hs_throttle *t, int64_t configured,
-                                  hs_throttle_interval_hook hook, void *ctx) {
+void hs_throttle_control_interval(hs_throttle *t, int64_t start, bool given,
+                                  const hs_survival *survival, hs_throttle_interval_hook hook,
+                                  void *ctx) {
     if (!t) return;
-    hs_interval_control_init(&t->control, configured);
+    hs_interval_control_init(&t->control, start, given);
+    t->survival = survival;
     t->hook = hook;
     t->hook_ctx = ctx;
-    atomic_store(&t->interval, configured);
-    atomic_store(&t->configured_interval, configured);
-    atomic_store(&t->highest_interval, configured);
+    atomic_store(&t->interval, start);
+    atomic_store(&t->configured_interval, start);
+    atomic_store(&t->highest_interval, start);
+}
+
+/* Takes the checker's lock, waiting: a check takes microseconds. Not for the hot path. */
+static void lock_checker(hs_throttle *t) {
+    while (atomic_flag_test_and_set_explicit(&t->checking, memory_order_acquire)) {
+    }
+}
+
+static void unlock_checker(hs_throttle *t) {
+    atomic_flag_clear_explicit(&t->checking, memory_order_release);
 }
 
 void hs_throttle_interval_reset(hs_throttle *t, int64_t interval) {
     if (!t) return;
-    while (atomic_flag_test_and_set_explicit(&t->checking, memory_order_acquire)) {
-    } /* a check takes microseconds */
+    lock_checker(t);
     if (atomic_load(&t->interval) != 0) {
-        hs_interval_control_applied(&t->control, interval, interval);
+        hs_interval_control_set_by_user(&t->control, interval);
         atomic_store(&t->interval, interval);
         atomic_store(&t->configured_interval, interval);
         if (interval > atomic_load(&t->highest_interval)) atomic_store(&t->highest_interval, interval);
         t->have_rate = false; /* the offers come at another rate now */
     }
-    atomic_flag_clear_explicit(&t->checking, memory_order_release);
+    unlock_checker(t);
 }
 
 void hs_throttle_set_rate(hs_throttle *t, int64_t rate, int64_t period_ns) {
@@ -538,22 +577,29 @@ void hs_throttle_stats_read(hs_throttle *t, int64_t now_ns, hs_throttle_stats *o
     out->interval_error = atomic_load(&t->interval_error);
 }
 
-/* The line on the JVM's interval. */
-static int format_interval(const hs_throttle_stats *s, char *buf, size_t len) {
+/* The lines on the JVM's interval: its figures, then what it is and why (the control's
+ * state, copied under the checker's lock). */
+static int format_interval(hs_throttle *t, const hs_throttle_stats *s, char *buf, size_t len) {
     if (s->interval == 0)
         return snprintf(buf, len, "rate cap: the JVM's sampling interval is not controlled\n");
     if (s->interval_error != 0)
         return snprintf(buf, len, "rate cap: JVM sampling interval %lld; its control stopped: "
                                   "SetHeapSamplingInterval failed (JVMTI error %d)\n",
                         (long long)s->interval, s->interval_error);
+    lock_checker(t);
+    hs_interval_control control = t->control;
+    unlock_checker(t);
+    char why[512];
+    hs_interval_control_explain(&control, why, sizeof why);
     return snprintf(buf, len, "rate cap: JVM sampling interval %lld (configured %lld, highest "
                               "%lld), changed %llu times (%llu raised, %llu lowered) so that "
-                              "the JVM offers about twice what the cap keeps\n",
+                              "the JVM offers 1.25 to 2 times what the cap keeps\n"
+                              "rate cap: %s\n",
                     (long long)s->interval, (long long)s->configured_interval,
                     (long long)s->highest_interval,
                     (unsigned long long)s->interval_changes,
                     (unsigned long long)s->interval_raises,
-                    (unsigned long long)(s->interval_changes - s->interval_raises));
+                    (unsigned long long)(s->interval_changes - s->interval_raises), why);
 }
 
 size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size_t len) {
@@ -582,13 +628,13 @@ size_t hs_throttle_format_status(hs_throttle *t, int64_t now_ns, char *buf, size
                      (unsigned long long)s.refused);
     if (n < 0) return 0;
     size_t used = (size_t)n < len ? (size_t)n : (len > 0 ? len - 1 : 0);
-    int m = format_interval(&s, len > used ? buf + used : NULL, len > used ? len - used : 0);
+    int m = format_interval(t, &s, len > used ? buf + used : NULL, len > used ? len - used : 0);
     return (size_t)n + (m > 0 ? (size_t)m : 0);
 }
 
 void hs_throttle_status_lines(hs_throttle *t, int64_t now_ns,
                               void (*emit)(void *ctx, const char *line), void *ctx) {
-    char status[1536];
+    char status[2048];
     hs_throttle_format_status(t, now_ns, status, sizeof status);
     for (char *line = status, *end; (end = strchr(line, '\n')) != NULL; line = end + 1) {
         *end = '\0';
