@@ -17,32 +17,9 @@
 
 #include "arena.h"
 #include "class_cache.h"
+#include "fakes.h"
 #include "threads.h"
 #include "unit.h"
-
-/* Fake classes and refs stay allocated until the test ends (so a use after delete is seen,
- * not a crash); every one is on this list, freed by free_fakes(). */
-typedef struct fake_node {
-    struct fake_node *next;
-    _Alignas(16) unsigned char payload[];
-} fake_node;
-static _Atomic(fake_node *) fakes;
-
-static void *fake_alloc(size_t size) {
-    fake_node *node = calloc(1, sizeof *node + size);
-    if (!node) abort();
-    node->next = atomic_load(&fakes);
-    while (!atomic_compare_exchange_weak(&fakes, &node->next, node)) {
-    }
-    return node->payload;
-}
-
-static void free_fakes(void) {
-    for (fake_node *n = atomic_exchange(&fakes, NULL), *next; n; n = next) {
-        next = n->next;
-        free(n);
-    }
-}
 
 typedef struct {
     char name[32];

@@ -5,9 +5,9 @@
  * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref (with
  * survival=true, from the class and size: survival.h, the class looked up first); a kept
  * sample's stack is walked into a buffer on the thread's own stack, interned into the
- * lock-free stack store, and the sample is added to the lock-free sample table. New
- * methods and classes are resolved on first sight (symbols.c), which allocates from
- * the symbol arena only then. */
+ * lock-free stack store (its frames' jmethodIDs turned into method infos first), and the
+ * sample is added to the lock-free sample table. New methods and classes are resolved on
+ * first sight (symbols.c), which allocates from the symbol arena only then. */
 #include <assert.h>
 
 #include "estimate.h"
@@ -55,22 +55,17 @@ static int32_t walk_stack(const hs_sampler *sampler, jvmtiEnv *jvmti, frame_slot
     return count;
 }
 
-/* Rewrites the frames in place as hs_frame, the stack store's form. */
-static void convert_frames(frame_slot *slots, uint32_t count) {
+/* Rewrites the frames in place as hs_frame, the stack store's form: each jmethodID becomes
+ * its method info (symbols.h), resolved now if new, while its class is certainly alive (the
+ * method is on this thread's stack). Stacks then never hold a jmethodID, which dies with
+ * its class, and a class defined again and again gives the same stacks. */
+static void convert_frames(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                           frame_slot *slots, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
         jvmtiFrameInfo info = slots[i].jvmti;
         slots[i].frame = (hs_frame){.method = (uintptr_t)info.method, .bci = (int32_t)info.location};
     }
-}
-
-/* Resolves the methods of a stack seen for the first time, while their classes are
- * certainly alive (they are on this thread's stack). Known stacks skip this: their
- * methods were resolved by whoever stored them. */
-static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
-                            const frame_slot *slots,
-                            uint32_t count) {
-    for (uint32_t i = 0; i < count; i++)
-        hs_symbols_method(sampler->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
+    hs_symbols_translate_frames(sampler->symbols, jvmti, jni, &slots[0].frame, count);
 }
 
 /* Adds the sample to its bucket. A site nearly always allocates one class and size, so
@@ -149,15 +144,12 @@ static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jn
     int32_t walked = walk_stack(sampler, jvmti, slots, &truncated);
     if (walked < 0) return;
     uint32_t count = (uint32_t)walked;
-    convert_frames(slots, count);
-    bool new_stack = false;
+    convert_frames(sampler, jvmti, jni, slots, count);
     hs_bucket_key key = {
-        .stack_id = hs_stack_store_add(sampler->stacks, &slots[0].frame, count, truncated,
-                                       &new_stack),
+        .stack_id = hs_stack_store_intern(sampler->stacks, &slots[0].frame, count, truncated),
         .size = (uint64_t)size,
         .thread_id = sampler->config.threads ? thread_name_id(sampler, jvmti, jni, thread) : 0,
     };
-    if (new_stack) resolve_methods(sampler, jvmti, jni, slots, count);
     key.class_id = sampler->survival ? class_id
                                      : hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
     /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap
