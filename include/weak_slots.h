@@ -76,6 +76,31 @@ void hs_weak_slots_publish(hs_weak_slots *slots, hs_weak_slot *claimed, uint64_t
                            uintptr_t value);
 void hs_weak_slots_abandon(hs_weak_slot *claimed);
 
+/* ---- objects by identity (classes, threads) --------------------------------------------
+ * An object is found by its identity hash (the key) in its window and confirmed by its
+ * weak ref (same()); on first sight its value is computed and registered with a new weak
+ * ref. hs_class_cache and hs_thread_ids are built on this. */
+typedef struct {
+    int (*hash)(void *ctx, jobject obj, jint *out); /* identity hash: 0, or an error code */
+    jweak (*new_ref)(void *ctx, jobject obj);       /* NULL on failure */
+    bool (*same)(void *ctx, jweak ref, jobject obj); /* ref still designates obj */
+    bool (*cleared)(void *ctx, jweak ref);           /* obj was collected (a class: unloaded) */
+    void (*delete_ref)(void *ctx, jweak ref);
+} hs_identity_ops;
+
+/* The value of an object seen for the first time (value_ctx: the caller's): non-zero, or 0
+ * with *error set. */
+typedef uintptr_t (*hs_identity_value_fn)(void *value_ctx, jobject obj, int *error);
+
+/* The value of obj: HS_WEAK_FOUND (registered before), HS_WEAK_CLAIMED (computed now and
+ * registered, or, when value_of or the weak ref failed, computed but not registered: *value
+ * 0 with *error set, or the value), HS_WEAK_FULL (no room: *value untouched). -1 when the
+ * identity hash fails (*error set). A new or crowded object pays for checking a few slots
+ * for collected objects. */
+int hs_weak_slots_identity(hs_weak_slots *slots, const hs_identity_ops *ops, void *ctx,
+                           jobject obj, hs_identity_value_fn value_of, void *value_ctx,
+                           uintptr_t *value, int *error);
+
 /* Checks the next few slots for cleared refs and reclaims them (now, or at a later call if
  * readers are slow to leave). At most one thread at a time reclaims; others return. */
 void hs_weak_slots_reclaim_some(hs_weak_slots *slots, const hs_weak_ref_ops *ops, void *ctx);

@@ -32,6 +32,7 @@
 #include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_labels.h"
 #include "thread_names.h"
 #include "sampler.h"
 #include "survival.h"
@@ -52,6 +53,7 @@ static int plan_budget(const hs_options *opts, hs_budget *budget) {
 }
 
 #define MAX_THREAD_NAMES (1u << 14) /* distinct thread names (threads=true) */
+#define MAX_THREADS (1u << 14)      /* threads alive at once whose names are cached */
 
 
 /* "JVMTI_ERROR_NOT_AVAILABLE (98)" into buf. */
@@ -165,7 +167,7 @@ static void install_sampler(hs_agent *agent) {
         .stacks = agent->stacks,
         .samples = agent->samples,
         .symbols = agent->symbols,
-        .thread_names = agent->thread_names,
+        .thread_ids = agent->thread_ids,
         .overflow = &agent->overflow,
         .throttle = agent->throttle,
         .survival = agent->survival,
@@ -196,9 +198,10 @@ static int create_tables(hs_agent *agent) {
     if (favour_survivors) agent->survival = hs_survival_create();
     if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
+    if (agent->thread_names) agent->thread_ids = hs_thread_ids_create(MAX_THREADS, agent->thread_names);
     if (agent->stacks && agent->samples && agent->symbols &&
         (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
-        (!agent->opts.threads || agent->thread_names)) {
+        (!agent->opts.threads || agent->thread_ids)) {
         install_sampler(agent);
         return 0;
     }
@@ -211,6 +214,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
+    hs_thread_labels_destroy(agent->thread_ids);
+    agent->thread_ids = NULL;
     hs_thread_names_destroy(agent->thread_names);
     agent->thread_names = NULL;
     agent->stacks = NULL;

@@ -60,13 +60,10 @@ hs_class_cache *hs_class_cache_create(uint32_t capacity, hs_arena *names) {
     return c;
 }
 
-static hs_weak_ref_ops ref_ops(const hs_class_ops *ops) {
-    return (hs_weak_ref_ops){.cleared = ops->cleared, .delete_ref = ops->delete_ref};
-}
-
 void hs_class_cache_destroy(hs_class_cache *c, const hs_class_ops *ops, void *ctx) {
     if (!c) return;
-    hs_weak_ref_ops refs = ops ? ref_ops(ops) : (hs_weak_ref_ops){0};
+    hs_weak_ref_ops refs = ops ? (hs_weak_ref_ops){.cleared = ops->cleared, .delete_ref = ops->delete_ref}
+                               : (hs_weak_ref_ops){0};
     hs_weak_slots_destroy(c->slots, ops ? &refs : NULL, ctx);
     free((void *)c->name_index);
     free((void *)c->names);
@@ -114,34 +111,22 @@ static uint32_t id_for_name(hs_class_cache *c, const char *name) {
 /* ---- identity -> id ------------------------------------------------------------------- */
 
 typedef struct {
+    hs_class_cache *cache;
     const hs_class_ops *ops;
     void *ctx;
-    jclass klass;
-} class_probe;
+} class_namer;
 
-/* A slot of the same identity hash holds klass when its ref designates it (read inside the
- * reader bracket, so the ref is not deleted meanwhile). */
-static bool same_class(void *probe, const hs_weak_slot *slot) {
-    const class_probe *p = probe;
-    return p->ops->same(p->ctx, slot->ref, p->klass);
-}
-
-/* Registers klass in a slot claimed by this thread. A class whose name finds no id is kept
- * with the pseudo-class's id, so its later samples find it at once. Any failure frees the
- * slot again. */
-static uint32_t fill(hs_class_cache *c, const hs_class_ops *ops, void *ctx, hs_weak_slot *slot,
-                     jclass klass, jint hash, int *error) {
+/* The id of a class seen for the first time, from its name. A class whose name finds no id
+ * is kept with the pseudo-class's id, so its later samples find it at once. */
+static uintptr_t id_of_new_class(void *namer, jobject klass, int *error) {
+    const class_namer *n = namer;
     char name[NAME_LEN];
-    int err = ops->name(ctx, klass, name, sizeof name);
-    uint32_t id = err == 0 ? id_for_name(c, name) : 0;
-    jweak ref = id ? ops->new_ref(ctx, klass) : NULL;
-    if (!ref) {
-        if (err) *error = err;
-        hs_weak_slots_abandon(slot);
-        return id;
+    int err = n->ops->name(n->ctx, klass, name, sizeof name);
+    if (err != 0) {
+        *error = err;
+        return 0;
     }
-    hs_weak_slots_publish(c->slots, slot, (uint32_t)hash, ref, id);
-    return id;
+    return id_for_name(n->cache, name);
 }
 
 static uint32_t count_full(hs_class_cache *c) {
@@ -153,29 +138,21 @@ static uint32_t count_full(hs_class_cache *c) {
 
 uint32_t hs_class_cache_id(hs_class_cache *c, const hs_class_ops *ops, void *ctx, jclass klass,
                            int *error) {
-    jint hash = 0;
-    int err = ops->hash(ctx, klass, &hash);
-    if (err != 0) {
-        *error = err;
-        return 0;
-    }
-    class_probe probe = {.ops = ops, .ctx = ctx, .klass = klass};
-    uintptr_t found = 0;
-    hs_weak_slot *slot = NULL;
-    hs_weak_ref_ops refs = ref_ops(ops);
-    switch (hs_weak_slots_lookup(c->slots, (uint32_t)hash, same_class, &probe, &found, &slot)) {
+    hs_identity_ops identity = {.hash = ops->hash, .new_ref = ops->new_ref, .same = ops->same,
+                                .cleared = ops->cleared, .delete_ref = ops->delete_ref};
+    class_namer namer = {.cache = c, .ops = ops, .ctx = ctx};
+    uintptr_t id = 0;
+    switch (hs_weak_slots_identity(c->slots, &identity, ctx, klass, id_of_new_class, &namer, &id,
+                                   error)) {
     case HS_WEAK_FOUND:
-        if (found == HS_CLASS_CACHE_FULL) atomic_fetch_add_explicit(&c->overflow, 1, memory_order_relaxed);
-        return (uint32_t)found;
-    case HS_WEAK_CLAIMED: {
-        uint32_t id = fill(c, ops, ctx, slot, klass, hash, error);
-        hs_weak_slots_reclaim_some(c->slots, &refs, ctx); /* a new class pays for a few old ones */
-        return id == HS_CLASS_CACHE_FULL ? count_full(c) : id;
-    }
+        if (id == HS_CLASS_CACHE_FULL) atomic_fetch_add_explicit(&c->overflow, 1, memory_order_relaxed);
+        return (uint32_t)id;
+    case HS_WEAK_CLAIMED:
+        return id == HS_CLASS_CACHE_FULL ? count_full(c) : (uint32_t)id;
     case HS_WEAK_FULL:
-    default:
-        hs_weak_slots_reclaim_some(c->slots, &refs, ctx); /* the window may be crowded with unloaded classes */
         return count_full(c);
+    default: /* the identity hash failed */
+        return 0;
     }
 }
 

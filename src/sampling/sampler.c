@@ -18,7 +18,7 @@
 #include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
-#include "thread_names.h"
+#include "thread_labels.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits
@@ -30,8 +30,15 @@ typedef union {
 static_assert(sizeof(jvmtiFrameInfo) == sizeof(frame_slot), "frame layouts must match");
 static_assert(sizeof(hs_frame) == sizeof(frame_slot), "frame layouts must match");
 
-/* Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
- * call from the callback must not sample (and recurse) again. */
+/* What the sampler keeps per thread, in C thread-locals, belongs to the OS thread: for a
+ * virtual thread, its carrier. The callback runs on the carrier, and the virtual thread
+ * cannot leave it meanwhile (a native frame pins it), so each value is consistent within a
+ * callback; whether it must follow the carrier or the virtual thread is argued at each one.
+ * The thread label is per virtual thread and is no thread-local (thread_name_id).
+ *
+ * Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
+ * call from the callback must not sample (and recurse) again. Carrier: the recursion
+ * happens on the OS thread running the callback. */
 static _Thread_local int in_callback __attribute__((tls_model("initial-exec")));
 
 /* Walks the current thread's stack: returns the frame count, or -1 on failure. One more
@@ -79,28 +86,21 @@ static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, u
     return bucket;
 }
 
-/* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
- * A thread renamed after its first sample keeps its first name. */
+/* threads=true: the name id of the thread allocating, `thread`: for a virtual thread the
+ * virtual thread itself. Not a C thread-local: those belong to the OS thread, a carrier
+ * that runs many virtual threads (thread_ids.h). */
 static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
                                jthread thread) {
-    static _Thread_local uint32_t id __attribute__((tls_model("initial-exec")));
-    if (id != 0 || !sampler->thread_names) return id;
-    jvmtiThreadInfo info = {0};
-    jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
-    const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
-    id = hs_thread_names_intern(sampler->thread_names, name);
-    if (id == 0) id = HS_THREAD_UNKNOWN_ID; /* table full: never ask again for this thread */
-    if (err == JVMTI_ERROR_NONE) {
-        if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
-        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
-        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    }
-    return id;
+    return sampler->thread_ids ? hs_thread_label(sampler->thread_ids, jvmti, jni, thread) : 0;
 }
 
 /* The rate cap's decision for this sample (of survival factor `factor`): false to drop
  * it, else its weight. Each thread keeps its own throttle state (its countdown and PRNG),
- * so a dropped sample writes only this thread's cache lines. */
+ * so a dropped sample writes only this thread's cache lines. Carrier: the countdown is
+ * memoryless (exponential in offered mass, throttle.c), so each offer is kept with its
+ * probability independently of which offers came before it on the same OS thread, whichever
+ * virtual threads made them; state per virtual thread would cost memory per virtual thread
+ * for nothing. */
 static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *weight_fp) {
     static _Thread_local hs_throttle_thread state __attribute__((tls_model("initial-exec")));
     *weight_fp = HS_WEIGHT_ONE;
@@ -114,7 +114,11 @@ static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *w
  * callback: so it is the interval this thread read at its previous callback (the current
  * one at its first). Read at every callback, kept or not: the rate cap may change the
  * interval between two samples of a thread (throttle.h), and a weight paired with the
- * wrong interval would be off by their ratio. */
+ * wrong interval would be off by their ratio. Carrier: the gap is drawn and counted down
+ * by the ThreadHeapSampler of the JavaThread that allocates, whose TLAB the allocation
+ * comes from (MemAllocator: _thread->heap_sampler().check_for_sampling), and a virtual
+ * thread allocates through its carrier's JavaThread: the gap runs across the virtual
+ * threads the carrier mounts, so the interval it was drawn at is the carrier's. */
 static int64_t interval_drawn_at(const hs_sampler *sampler) {
     static _Thread_local int64_t previous __attribute__((tls_model("initial-exec")));
     int64_t now = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);

@@ -173,6 +173,47 @@ void hs_weak_slots_publish(hs_weak_slots *t, hs_weak_slot *slot, uint64_t key, j
 
 void hs_weak_slots_abandon(hs_weak_slot *slot) { atomic_store(&slot->state, SLOT_FREE); }
 
+/* ---- objects by identity ---------------------------------------------------------------- */
+
+typedef struct {
+    const hs_identity_ops *ops;
+    void *ctx;
+    jobject obj;
+} identity_probe;
+
+/* A slot of the same identity hash holds obj when its ref designates it (read inside the
+ * reader bracket, so the ref is not deleted meanwhile). */
+static bool same_object(void *probe, const hs_weak_slot *slot) {
+    const identity_probe *p = probe;
+    return p->ops->same(p->ctx, slot->ref, p->obj);
+}
+
+int hs_weak_slots_identity(hs_weak_slots *t, const hs_identity_ops *ops, void *ctx, jobject obj,
+                           hs_identity_value_fn value_of, void *value_ctx, uintptr_t *value,
+                           int *error) {
+    jint hash = 0;
+    int err = ops->hash(ctx, obj, &hash);
+    if (err != 0) {
+        *error = err;
+        return -1;
+    }
+    identity_probe probe = {.ops = ops, .ctx = ctx, .obj = obj};
+    hs_weak_slot *slot = NULL;
+    hs_weak_ref_ops refs = {.cleared = ops->cleared, .delete_ref = ops->delete_ref};
+    hs_weak_lookup_result found =
+        hs_weak_slots_lookup(t, (uint32_t)hash, same_object, &probe, value, &slot);
+    if (found == HS_WEAK_CLAIMED) {
+        *value = value_of(value_ctx, obj, error);
+        jweak ref = *value ? ops->new_ref(ctx, obj) : NULL;
+        if (ref) hs_weak_slots_publish(t, slot, (uint32_t)hash, ref, *value);
+        else hs_weak_slots_abandon(slot);
+    }
+    /* A new object pays for checking a few old ones; a crowded window may be crowded with
+     * collected ones. */
+    if (found != HS_WEAK_FOUND) hs_weak_slots_reclaim_some(t, &refs, ctx);
+    return (int)found;
+}
+
 /* ---- reclaiming the slots of unloaded classes ----------------------------------------- */
 
 /* Deletes the refs of the pending DEAD slots once their readers are gone. */
