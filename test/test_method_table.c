@@ -26,9 +26,7 @@
 #include "threads.h"
 #include "unit.h"
 
-typedef struct {
-    atomic_bool alive;
-} fake_class;
+typedef fake_object fake_class; /* only its `alive` flag matters */
 
 typedef struct {
     fake_class *owner;
@@ -38,15 +36,9 @@ typedef struct {
 } fake_method;
 
 typedef struct {
-    fake_class *target;
-    atomic_bool deleted;
-} fake_ref;
-
-typedef struct {
+    fake_refs_env refs; /* first: the fake refs' ctx */
     hs_method_infos *infos;
     atomic_long resolves;
-    atomic_long used_after_delete; /* cleared() on a deleted ref: must stay 0 */
-    atomic_long deletes;
 } fake_env;
 
 static int fake_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jweak *holder) {
@@ -59,23 +51,8 @@ static int fake_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jw
                             .start_line = m->line, .nlines = 1, .lines = &row};
     *info = hs_method_infos_intern(env->infos, &draft);
     if (!*info) *info = &hs_method_table_full;
-    fake_ref *ref = fake_alloc(sizeof *ref);
-    ref->target = m->owner;
-    *holder = (jweak)ref;
+    *holder = fake_new_ref(env, (jobject)m->owner);
     return 0;
-}
-
-static bool fake_cleared(void *ctx, jweak ref) {
-    fake_env *env = ctx;
-    fake_ref *r = (fake_ref *)ref;
-    if (atomic_load(&r->deleted)) atomic_fetch_add(&env->used_after_delete, 1);
-    return !atomic_load(&r->target->alive);
-}
-
-static void fake_delete_ref(void *ctx, jweak ref) {
-    fake_env *env = ctx;
-    atomic_store(&((fake_ref *)ref)->deleted, true); /* kept allocated: later uses are seen */
-    atomic_fetch_add(&env->deletes, 1);
 }
 
 static const hs_method_ops OPS = {fake_resolve, fake_cleared, fake_delete_ref};
@@ -152,12 +129,12 @@ static void test_churned_classes_are_reclaimed(void) {
     CU_ASSERT_EQUAL(hs_method_table_failures(t), 0);
     CU_ASSERT(hs_method_table_reclaimed(t) >= 2 * (CLASSES - 200)); /* slots come back */
     CU_ASSERT(hs_method_table_resident(t) <= 512);                  /* never more than the slots */
-    CU_ASSERT_EQUAL(atomic_load(&env.used_after_delete), 0);
-    CU_ASSERT_EQUAL((uint64_t)atomic_load(&env.deletes), hs_method_table_reclaimed(t));
+    CU_ASSERT_EQUAL(atomic_load(&env.refs.used_after_delete), 0);
+    CU_ASSERT_EQUAL((uint64_t)atomic_load(&env.refs.deletes), hs_method_table_reclaimed(t));
     /* each method resolved about once: a known method costs no resolution */
     CU_ASSERT(atomic_load(&env.resolves) <= 2L * CLASSES + 100);
     hs_method_table_destroy(t, &OPS, &env);
-    CU_ASSERT_EQUAL(atomic_load(&env.used_after_delete), 0);
+    CU_ASSERT_EQUAL(atomic_load(&env.refs.used_after_delete), 0);
     hs_method_infos_destroy(env.infos);
     hs_arena_destroy(arena);
     free_fakes();
@@ -223,7 +200,7 @@ static void test_full_table_is_named_and_bounded(void) {
     CU_ASSERT_EQUAL(atomic_load(&env.resolves), 8); /* a full window resolves nothing */
     CU_ASSERT_STRING_EQUAL(hs_method_table_full.name, "[method table full]");
     hs_method_table_destroy(t, &OPS, &env);
-    CU_ASSERT_EQUAL(atomic_load(&env.deletes), 8);
+    CU_ASSERT_EQUAL(atomic_load(&env.refs.deletes), 8);
     hs_method_infos_destroy(env.infos);
     hs_arena_destroy(arena);
     free_fakes();
@@ -294,7 +271,7 @@ static void race_translations_with_reclaim(int rounds) {
             workers[i] = (worker){.table = t, .env = &env, .main = main, .id = i + round};
         run_threads(4, churn, workers, sizeof workers[0]);
         for (int i = 0; i < 4; i++) CU_ASSERT_EQUAL(workers[i].wrong, 0);
-        CU_ASSERT_EQUAL(atomic_load(&env.used_after_delete), 0);
+        CU_ASSERT_EQUAL(atomic_load(&env.refs.used_after_delete), 0);
         CU_ASSERT(hs_method_table_reclaimed(t) > 0);
         hs_method_table_destroy(t, &OPS, &env);
         hs_method_infos_destroy(env.infos);

@@ -20,53 +20,13 @@
 #include "unit.h"
 
 typedef struct {
+    fake_object obj; /* first: the fake refs point at it */
     char name[32];
-    jint hash;
-    atomic_bool alive;
     atomic_int name_calls;
     bool name_fails;
 } fake_thread;
 
-typedef struct {
-    fake_thread *target;
-    atomic_bool deleted;
-} fake_ref;
-
-typedef struct {
-    atomic_long used_after_delete;
-} fake_env;
-
-static int fake_hash(void *ctx, jobject obj, jint *out) {
-    (void)ctx;
-    *out = ((fake_thread *)obj)->hash;
-    return 0;
-}
-
-static jweak fake_new_ref(void *ctx, jobject obj) {
-    (void)ctx;
-    fake_ref *ref = fake_alloc(sizeof *ref);
-    ref->target = (fake_thread *)obj;
-    return (jweak)ref;
-}
-
-static bool fake_same(void *ctx, jweak ref, jobject obj) {
-    fake_env *env = ctx;
-    fake_ref *r = (fake_ref *)ref;
-    if (atomic_load(&r->deleted)) atomic_fetch_add(&env->used_after_delete, 1);
-    return r->target == (fake_thread *)obj;
-}
-
-static bool fake_cleared(void *ctx, jweak ref) {
-    fake_env *env = ctx;
-    fake_ref *r = (fake_ref *)ref;
-    if (atomic_load(&r->deleted)) atomic_fetch_add(&env->used_after_delete, 1);
-    return !atomic_load(&r->target->alive);
-}
-
-static void fake_delete_ref(void *ctx, jweak ref) {
-    (void)ctx;
-    atomic_store(&((fake_ref *)ref)->deleted, true);
-}
+typedef fake_refs_env fake_env;
 
 static int fake_name(void *ctx, jthread thread, char *buf, size_t len) {
     (void)ctx;
@@ -82,16 +42,11 @@ static const hs_thread_ops OPS = {
     .name = fake_name,
 };
 
-static jint next_hash(uint64_t *state) {
-    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (jint)(*state >> 33);
-}
-
 static fake_thread *new_thread(const char *name, uint64_t *seed) {
     fake_thread *t = fake_alloc(sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", name);
-    t->hash = next_hash(seed);
-    atomic_store(&t->alive, true);
+    t->obj.hash = fake_next_hash(seed);
+    atomic_store(&t->obj.alive, true);
     return t;
 }
 
@@ -146,7 +101,7 @@ static void test_short_lived_threads_are_reclaimed(void) {
             const char *got = label(ids, names, &env, t);
             if (!got || strcmp(got, name) != 0) wrong++;
         }
-        if (live[i % LIVE]) atomic_store(&live[i % LIVE]->alive, false); /* collected */
+        if (live[i % LIVE]) atomic_store(&live[i % LIVE]->obj.alive, false); /* collected */
         live[i % LIVE] = t;
     }
     CU_ASSERT_EQUAL(wrong, 0);

@@ -8,6 +8,7 @@
 
 #include "arena.h"
 #include "class_cache.h"
+#include "jvm_identity.h"
 #include "log.h"
 #include "method_table.h"
 
@@ -22,61 +23,35 @@ struct hs_symbols {
 
 /* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
 
+/* The callbacks' ctx: the JVM (first, as jvm_identity.h wants) and the symbols. */
 typedef struct {
-    jvmtiEnv *jvmti;
-    JNIEnv *jni;
+    hs_jvm_env jvm;
     hs_symbols *symbols;
     bool raw_names; /* names=raw: keep hidden-class addresses */
 } class_env;
-
-static int class_hash(void *ctx, jclass klass, jint *out) {
-    class_env *env = ctx;
-    return (int)(*env->jvmti)->GetObjectHashCode(env->jvmti, klass, out);
-}
 
 /* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
 #define NAME_MAX_LEN 2048
 
 static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
     class_env *env = ctx;
+    jvmtiEnv *jvmti = env->jvm.jvmti;
     char *sig = NULL;
-    jvmtiError err = (*env->jvmti)->GetClassSignature(env->jvmti, klass, &sig, NULL);
+    jvmtiError err = (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL);
     if (err != JVMTI_ERROR_NONE) return (int)err;
     hs_class_name(sig, buf, len);
-    (*env->jvmti)->Deallocate(env->jvmti, (unsigned char *)sig);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     if (!env->raw_names) hs_stable_name(buf, buf, len); /* Foo$$Lambda/0x... -> Foo$$Lambda */
     return 0;
 }
 
-static jweak class_new_ref(void *ctx, jclass klass) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    jweak ref = (*jni)->NewWeakGlobalRef(jni, klass);
-    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-    return ref;
-}
-
-static bool class_same(void *ctx, jweak ref, jclass klass) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, klass);
-}
-
-static bool class_cleared(void *ctx, jweak ref) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, NULL);
-}
-
-static void class_delete_ref(void *ctx, jweak ref) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    (*jni)->DeleteWeakGlobalRef(jni, ref);
-}
-
 static const hs_class_ops CLASS_OPS = {
-    .hash = class_hash,
+    .hash = hs_jvm_identity_hash,
     .name = class_name,
-    .new_ref = class_new_ref,
-    .same = class_same,
-    .cleared = class_cleared,
-    .delete_ref = class_delete_ref,
+    .new_ref = hs_jvm_new_weak_ref,
+    .same = hs_jvm_same_object,
+    .cleared = hs_jvm_ref_cleared,
+    .delete_ref = hs_jvm_delete_weak_ref,
 };
 
 static void count_failure(hs_symbols *s, const char *what, jvmtiError err, const char *shown) {
@@ -155,8 +130,8 @@ static const hs_method_info *intern_method(hs_symbols *s, jvmtiEnv *jvmti, jmeth
 
 static int method_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jweak *holder) {
     class_env *env = ctx;
-    jvmtiEnv *jvmti = env->jvmti;
-    JNIEnv *jni = env->jni;
+    jvmtiEnv *jvmti = env->jvm.jvmti;
+    JNIEnv *jni = env->jvm.jni;
     jmethodID method = (jmethodID)id;
     jclass klass = NULL;
     char *csig = NULL, *name = NULL, *msig = NULL, *source = NULL;
@@ -179,8 +154,8 @@ static int method_resolve(void *ctx, uintptr_t id, const hs_method_info **info, 
 
 static const hs_method_ops METHOD_OPS = {
     .resolve = method_resolve,
-    .cleared = class_cleared,
-    .delete_ref = class_delete_ref,
+    .cleared = hs_jvm_ref_cleared,
+    .delete_ref = hs_jvm_delete_weak_ref,
 };
 
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
@@ -201,7 +176,7 @@ hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity,
 
 void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
     if (!s) return;
-    class_env env = {.jni = jni};
+    class_env env = {.jvm = {.jni = jni}};
     hs_class_cache_destroy(s->classes, jni ? &CLASS_OPS : NULL, &env);
     hs_method_table_destroy(s->methods, jni ? &METHOD_OPS : NULL, &env);
     hs_method_infos_destroy(s->infos);
@@ -211,12 +186,12 @@ void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
 
 void hs_symbols_translate_frames(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, hs_frame *frames,
                                  uint32_t count) {
-    class_env env = {.jvmti = jvmti, .jni = jni, .symbols = s, .raw_names = s->raw_names};
+    class_env env = {.jvm = {.jvmti = jvmti, .jni = jni}, .symbols = s, .raw_names = s->raw_names};
     hs_method_table_translate(s->methods, &METHOD_OPS, &env, frames, count);
 }
 
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
-    class_env env = {.jvmti = jvmti, .jni = jni, .symbols = s, .raw_names = s->raw_names};
+    class_env env = {.jvm = {.jvmti = jvmti, .jni = jni}, .symbols = s, .raw_names = s->raw_names};
     int err = 0;
     uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
     if (id == 0)

@@ -5,37 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef struct {
-    jvmtiEnv *jvmti;
-    JNIEnv *jni;
-} thread_env;
-
-static int thread_hash(void *ctx, jobject thread, jint *out) {
-    thread_env *env = ctx;
-    return (int)(*env->jvmti)->GetObjectHashCode(env->jvmti, thread, out);
-}
-
-static jweak thread_new_ref(void *ctx, jobject thread) {
-    JNIEnv *jni = ((thread_env *)ctx)->jni;
-    jweak ref = (*jni)->NewWeakGlobalRef(jni, thread);
-    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-    return ref;
-}
-
-static bool thread_same(void *ctx, jweak ref, jobject thread) {
-    JNIEnv *jni = ((thread_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, thread);
-}
-
-static bool thread_cleared(void *ctx, jweak ref) {
-    JNIEnv *jni = ((thread_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, NULL);
-}
-
-static void thread_delete_ref(void *ctx, jweak ref) {
-    JNIEnv *jni = ((thread_env *)ctx)->jni;
-    (*jni)->DeleteWeakGlobalRef(jni, ref);
-}
+#include "jvm_identity.h"
 
 /* JNI's IsVirtualThread (JNI 19+, right after GetModule in the function table), looked up
  * only when the JVM says its table has it: the agent also runs on JDK 11 and 17, whose
@@ -57,7 +27,7 @@ static bool is_virtual(JNIEnv *jni, jthread thread) {
 }
 
 static int thread_name(void *ctx, jthread thread, char *buf, size_t len) {
-    thread_env *env = ctx;
+    hs_jvm_env *env = ctx;
     jvmtiThreadInfo info = {0};
     jvmtiError err = (*env->jvmti)->GetThreadInfo(env->jvmti, thread, &info);
     if (err != JVMTI_ERROR_NONE) return (int)err;
@@ -72,13 +42,14 @@ static int thread_name(void *ctx, jthread thread, char *buf, size_t len) {
 }
 
 static const hs_thread_ops THREAD_OPS = {
-    .identity = {.hash = thread_hash, .new_ref = thread_new_ref, .same = thread_same,
-                 .cleared = thread_cleared, .delete_ref = thread_delete_ref},
+    .identity = {.hash = hs_jvm_identity_hash, .new_ref = hs_jvm_new_weak_ref,
+                 .same = hs_jvm_same_object, .cleared = hs_jvm_ref_cleared,
+                 .delete_ref = hs_jvm_delete_weak_ref},
     .name = thread_name,
 };
 
 uint32_t hs_thread_label(hs_thread_ids *ids, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
-    thread_env env = {.jvmti = jvmti, .jni = jni};
+    hs_jvm_env env = {.jvmti = jvmti, .jni = jni};
     return hs_thread_ids_get(ids, &THREAD_OPS, &env, thread);
 }
 
