@@ -206,6 +206,37 @@ static void test_full_table_is_named_and_bounded(void) {
     free_fakes();
 }
 
+/* A table full of the methods of an unloaded class, with no slot left to register in: the
+ * frames that find no room reclaim now and then, and the table recovers. */
+static void test_full_of_the_unloaded_recovers(void) {
+    hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
+    fake_env env = {.infos = hs_method_infos_create(4096, arena)};
+    hs_method_table *t = hs_method_table_create(4); /* 8 slots */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    fake_class *gone = new_class();
+    for (int i = 0; i < 64; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Old.m%d", i);
+        hs_frame f = {.method = (uintptr_t)new_method(gone, name, 1)};
+        hs_method_table_translate(t, &OPS, &env, &f, 1);
+    }
+    CU_ASSERT_EQUAL(hs_method_table_resident(t), 8);
+    atomic_store(&gone->alive, false);
+    fake_method *m = new_method(new_class(), "New.run", 3);
+    int full = 0;
+    for (int i = 0; i < 64; i++) {
+        hs_frame f = {.method = (uintptr_t)m};
+        hs_method_table_translate(t, &OPS, &env, &f, 1);
+        if ((const hs_method_info *)f.method == &hs_method_table_full) full++;
+    }
+    CU_ASSERT(full <= 16);
+    CU_ASSERT_EQUAL(hs_method_table_reclaimed(t), 8);
+    hs_method_table_destroy(t, &OPS, &env);
+    hs_method_infos_destroy(env.infos);
+    hs_arena_destroy(arena);
+    free_fakes();
+}
+
 static void test_failed_resolution_frees_its_slot(void) {
     hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
     fake_env env = {.infos = hs_method_infos_create(64, arena)};
@@ -289,6 +320,7 @@ void register_tests(void) {
         {"churned classes' methods are reclaimed", test_churned_classes_are_reclaimed},
         {"names survive their class's unloading", test_names_survive_unloading},
         {"full table is named and bounded", test_full_table_is_named_and_bounded},
+        {"a table full of the unloaded recovers", test_full_of_the_unloaded_recovers},
         {"failed resolution frees its slot", test_failed_resolution_frees_its_slot},
         {"concurrent reclaim never reads deleted refs",
          test_concurrent_reclaim_never_reads_deleted_refs},

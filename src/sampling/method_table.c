@@ -74,7 +74,10 @@ static const hs_method_info *register_method(hs_method_table *t, const hs_method
     }
     case HS_WEAK_FULL:
     default:
-        hs_weak_slots_reclaim_some(t->slots, &refs, ctx); /* crowded with the unloaded? */
+        /* Crowded, maybe with the methods of unloaded classes: one such frame in 16 pays for
+         * checking a few slots (every one would make a full table cost a scan per frame). */
+        if (atomic_load_explicit(&t->full, memory_order_relaxed) % 16 == 0)
+            hs_weak_slots_reclaim_some(t->slots, &refs, ctx);
         return count_full(t);
     }
 }
