@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 public class ClassChurnTest {
-    /* 30,000 rounds: 60,000 classes, 6-10 s on a shared 2-core machine. Before the methods of
+    /* 30,000 rounds: 60,000 classes, 15-30 s on a shared 2-core machine. Before the methods of
      * unloaded classes were reclaimed, the method cache filled after about 15,000 rounds at
      * the default memory=. */
     static final String ROUNDS = "30000";
