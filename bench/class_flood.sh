@@ -11,15 +11,16 @@
 # class (Lookup.defineHiddenClass) and a class of a fresh loader, each allocating from its
 # own methods, a ring of 50 of their objects retained, at CHURN_OPTIONS (dense: every sample
 # kept); its heapsampler runs write a profile every 5 s, and the script prints, per round and
-# time, the process RSS (ClassChurn's own checkpoints, with and without the agent) and the
-# agent's arenas and method table from each periodic profile's comments.
+# time, the process RSS (ClassChurn's own checkpoints, with and without the agent), the
+# agent's arenas and method table from each periodic profile's comments, and the exit
+# profile's nameless frames and the suspects named.
 # ROUNDS rounds per JDK; each round runs every configuration once, order rotated by one per
 # round; the CPU ratio (user+sys of the JVM's process tree) is taken within a round. Prints
 # per JDK and mode the median (min-max) of CPU seconds and of the ratio. Target: ratio < 2.
 #
 # Usage: flock /work/coord/bench.lock bench/class_flood.sh [path/to/libheapsampler.so]
 # Knobs (environment): ROUNDS=5  BATCHES=200  INTERVAL=1k  MODES="same unique"
-#        CHURN_ROUNDS=120000  CHURN_OPTIONS=interval=8k,rate=0  (MODES=churn for the churn)
+#        CHURN_ROUNDS=120000  CHURN_OPTIONS=interval=8k,rate=0,log=info  (MODES=churn for the churn)
 #        JDKS="/usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64" (those present)
 #        WORK=/tmp/heapsampler-bench  REPORT=<an earlier run's results .tsv>: print it again
 set -u
@@ -33,7 +34,7 @@ BATCHES=${BATCHES:-200}
 INTERVAL=${INTERVAL:-1k}
 MODES=${MODES:-same unique}
 CHURN_ROUNDS=${CHURN_ROUNDS:-120000}
-CHURN_OPTIONS=${CHURN_OPTIONS:-interval=8k,rate=0}
+CHURN_OPTIONS=${CHURN_OPTIONS:-interval=8k,rate=0,log=info}
 WORK=${WORK:-/tmp/heapsampler-bench}
 mkdir -p "$WORK"
 if [ -z "${JDKS:-}" ]; then
@@ -45,9 +46,11 @@ RESULTS=$(results_file class_flood) || exit 1
 MEMORY=${RESULTS%.tsv}-memory.tsv
 
 # The memory of one churn run: RSS checkpoints ("rss-kb ROUND KB" on stdout) and, with the
-# agent, each periodic profile's arenas and method table (comments, read with strings).
+# agent, each periodic profile's arenas and method table, then the exit profile's nameless
+# frames and the suspects named (log=info) (profiles read with strings: protobuf strings are
+# printable runs, maybe with a length byte before them).
 churn_memory() {
-    local version=$1 round=$2 kind=$3 out=$4 dir=$5 f n
+    local version=$1 round=$2 kind=$3 out=$4 err=$5 dir=$6 f n
     awk -v v="$version" -v r="$round" -v k="$kind" '/^rss-kb / { printf "%s\t%s\t%s\trss\tround %s\t%s kB\n", v, r, k, $2, $3 }' \
         "$out" >>"$MEMORY"
     [ "$kind" = hs ] || return 0
@@ -55,10 +58,17 @@ churn_memory() {
         f=$dir/churn-$n.pb.gz
         [ -f "$f" ] || break
         zcat "$f" | strings | awk -v v="$version" -v r="$round" -v n="$n" '
-            /^arenas: / { a = $2 " B names, " $6 " B frames" }
-            /^methods: / { m = $2 " methods resident, " $8 " reclaimed" }
+            match($0, /arenas: [0-9]+ bytes of names, [0-9]+ bytes of stack frames/) {
+                split(substr($0, RSTART, RLENGTH), w, " "); a = w[2] " B names, " w[6] " B frames" }
+            match($0, /methods: [0-9]+ resident \(of loaded classes\), [0-9]+ slots/) {
+                split(substr($0, RSTART, RLENGTH), w, " "); m = w[2] " methods resident, " w[7] " reclaimed" }
             END { printf "%s\t%s\ths\tagent\tprofile %d (%d s)\t%s; %s\n", v, r, n, 5 * n, a, m }' >>"$MEMORY"
     done
+    local nameless
+    nameless=$(zcat "$dir/churn.pb.gz" | strings | grep -oE '\[(unknown|method table full|method not resolved|stack table full|class table full)\]' | sort -u | tr '\n' ' ')
+    printf '%s\t%s\ths\texit\tprofile\tnameless frames: %s; suspects named: %s\n' "$version" "$round" \
+        "${nameless:-none}" "$(grep -c 'suspect: ' "$err")" >>"$MEMORY"
+    grep 'suspect: ' "$err" | sed "s/^/$version\t$round\ths\tsuspect\t\t/" >>"$MEMORY"
     rm -f "$dir"/churn*.pb.gz
 }
 
@@ -84,7 +94,7 @@ measure() {
                     run_measured "$jdk/bin/java" "${agent_opt[@]}" -Xmx256m -Xms256m -cp "$classes" \
                         "${workload[@]}"
                     [ "$RUN_RC" = 0 ] || die "${workload[0]} failed ($k, $mode): $(cat "$RUN_ERR")"
-                    [ "$mode" = churn ] && churn_memory "$version" "$round" "$k" "$RUN_OUT" "$WORK"
+                    [ "$mode" = churn ] && churn_memory "$version" "$round" "$k" "$RUN_OUT" "$RUN_ERR" "$WORK"
                     printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$version" "$mode" "$round" "$k" "$RUN_CPU" \
                         "$RUN_WALL" >>"$RESULTS"
                     note "$version $mode round $round $k: cpu $RUN_CPU s, wall $RUN_WALL s"
