@@ -65,7 +65,9 @@ churn_memory() {
             END { printf "%s\t%s\ths\tagent\tprofile %d (%d s)\t%s; %s\n", v, r, n, 5 * n, a, m }' >>"$MEMORY"
     done
     local nameless
-    nameless=$(zcat "$dir/churn.pb.gz" | strings | grep -oE '\[(unknown|method table full|method not resolved|stack table full|class table full)\]' | sort -u | tr '\n' ' ')
+    # a frame's or class's name is a string of its own (a length byte may precede it);
+    # the comments that name these pseudo-frames are longer strings
+    nameless=$(zcat "$dir/churn.pb.gz" | strings | grep -oE '^.?\[(unknown|method table full|method not resolved|stack table full|class table full)\]$' | sort -u | tr '\n' ' ')
     printf '%s\t%s\ths\texit\tprofile\tnameless frames: %s; suspects named: %s\n' "$version" "$round" \
         "${nameless:-none}" "$(grep -c 'suspect: ' "$err")" >>"$MEMORY"
     grep 'suspect: ' "$err" | sed "s/^/$version\t$round\ths\tsuspect\t\t/" >>"$MEMORY"
