@@ -22,7 +22,7 @@ typedef struct {
     size_t frame_bytes;     /* stack store arena budget */
     uint32_t buckets;       /* sample table capacity */
     uint32_t bucket_reserve; /* buckets kept for folded samples */
-    uint32_t methods;       /* method cache capacity */
+    uint32_t methods;       /* distinct methods (names); the method table holds twice as many */
     uint32_t classes;       /* class cache capacity (ids, the pseudo-class included) */
     size_t symbol_bytes;    /* symbol arena budget */
     size_t live_bytes;      /* the live tracking table at track= (0 with live=false) */

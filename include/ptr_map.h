@@ -2,7 +2,7 @@
  * (a jmethodID, a hash) to a pointer.
  *
  * Readers never block and never see a half-written entry (values are published with
- * release/acquire). Used to cache resolved methods by jmethodID. */
+ * release/acquire). Used to index method infos by content hash, and by the snapshot. */
 #ifndef HS_PTR_MAP_H
 #define HS_PTR_MAP_H
 
@@ -21,6 +21,8 @@ void *hs_ptr_map_get(const hs_ptr_map *map, uintptr_t key);
 void *hs_ptr_map_put_if_absent(hs_ptr_map *map, uintptr_t key, void *value);
 
 uint32_t hs_ptr_map_size(const hs_ptr_map *map);
+/* Keys the map takes at most (racers may overshoot it by one each: see ptr_map.c). */
+uint32_t hs_ptr_map_capacity(const hs_ptr_map *map);
 
 /* Calls fn for every entry (not concurrently-safe with respect to seeing new entries:
  * entries added during the walk may or may not be seen). */

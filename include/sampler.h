@@ -20,7 +20,7 @@
 struct hs_stack_store;
 struct hs_sample_table;
 struct hs_symbols;
-struct hs_thread_names;
+struct hs_thread_ids;
 struct hs_throttle;
 struct hs_survival;
 
@@ -41,7 +41,7 @@ typedef struct hs_sampler {
     struct hs_stack_store *stacks;
     struct hs_sample_table *samples;
     struct hs_symbols *symbols;
-    struct hs_thread_names *thread_names; /* NULL unless threads= */
+    struct hs_thread_ids *thread_ids;     /* NULL unless threads= */
     hs_overflow *overflow;                /* samples folded when a table is full */
     struct hs_throttle *throttle;         /* NULL: no rate cap */
     struct hs_survival *survival;         /* NULL: every factor 1 */

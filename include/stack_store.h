@@ -54,5 +54,7 @@ void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint32_t hint);
 /* Highest id handed out so far: every id is in 1..count (holes included). */
 uint32_t hs_stack_store_count(const hs_stack_store *store);
 uint64_t hs_stack_store_dropped(const hs_stack_store *store);
+/* Bytes the frames hold, in arena chunks reserved. */
+size_t hs_stack_store_frame_bytes(const hs_stack_store *store);
 
 #endif

@@ -29,12 +29,13 @@ int hs_suspect_bucket_info(uint32_t bucket, double *size, double *scale, void *s
 
 /* hs_growth_bucket_fn for growth.c: hs_suspect_bucket_info, and the bucket's site as a
  * hash of its key (hs_suspect_site_key): a suspect is a site, whatever stacks and object
- * sizes lead to it. */
+ * sizes lead to it. Buckets whose samples found no room (a folded stack, a method the
+ * method table had no room for) are left out: they are no site. */
 int hs_suspect_growth_info(uint32_t bucket, double *size, double *scale, uint64_t *site,
                            void *sampled);
 
 /* The report's key of a bucket's site (report.h): "Frame.name:line → Class" for its first
- * frame outside the JDK. */
+ * frame outside the JDK; "[stack table full] → Class" for a folded stack. */
 void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len);
 /* The span a suspect's growth covers: "15 GCs", "45 s", "10 min", "3.5 h". */
 void hs_suspect_span(const hs_growth_site *s, char *out, size_t len);

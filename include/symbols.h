@@ -1,11 +1,12 @@
 /* symbols.h: names of the methods on sampled stacks and of the allocated classes,
- * resolved while the JVM can still tell them, cached for the profile writer.
+ * resolved while the JVM can still tell them, kept for the profile writer.
  *
- * Why resolve eagerly: a jmethodID whose class has been unloaded must never be passed
- * to JVMTI again. While a frame is on the stack its class is alive, so the allocation
- * callback resolves a method the first time it sees it (names, source file, line
- * table) and the writer later reads only this cache. Readers are lock-free; a method
- * is resolved once per jmethodID (two racing threads may both resolve; one wins).
+ * Why resolve eagerly: a jmethodID whose class has been unloaded must never be passed to
+ * JVMTI again. While a frame is on the stack its class is alive, so the allocation callback
+ * turns every frame's jmethodID into its method info (names, source file, line table) before
+ * the stack is interned (method_table.h: resolved on first sight, the methods of unloaded
+ * classes reclaimed), and the writer reads only infos, which are never freed. Infos are
+ * interned by content (method_infos.h), so classes defined again and again share theirs.
  *
  * Allocated classes are cached by identity in class_cache.c (identity hash, confirmed by
  * IsSameObject on a weak global ref; ids per name; slots of unloaded classes reclaimed;
@@ -19,35 +20,31 @@
 #include <stdint.h>
 
 #include "class_cache.h"
-#include "jvm_names.h"
-
-typedef struct {
-    const char *name;        /* java.util.ArrayList.grow */
-    const char *system_name; /* java/util/ArrayList.grow(I)[Ljava/lang/Object; */
-    const char *filename;    /* java/util/ArrayList.java, "" when unknown */
-    int32_t start_line;      /* first line of the method, 0 when unknown */
-    uint32_t nlines;
-    const hs_line_entry *lines; /* sorted by bci */
-} hs_method_info;
+#include "method_infos.h"
+#include "stack_store.h"
 
 typedef struct hs_symbols hs_symbols;
 
 /* The id of the pseudo-class that classes without room are counted under. */
 #define HS_CLASS_TABLE_FULL HS_CLASS_CACHE_FULL
 
-/* method_capacity / class_capacity: distinct methods / classes (>= 2, one is the
- * pseudo-class) cached at most;
- * budget: bytes for names and line tables. NULL on ENOMEM. */
+/* method_capacity: distinct method infos (the method table holds jmethodIDs of loaded classes
+ * for twice as many); class_capacity:
+ * classes (>= 2, one is the pseudo-class) cached at most; budget: bytes for names and line
+ * tables. NULL on ENOMEM. */
 hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget);
 /* Deletes the classes' weak refs when jni is non-NULL, then frees everything. */
 void hs_symbols_destroy(hs_symbols *symbols, JNIEnv *jni);
 
-/* Hot path: the cached info of method, resolving it on first sight. NULL when it
- * cannot be resolved (JVMTI error, cache or budget full; counted). */
-const hs_method_info *hs_symbols_method(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni,
-                                        jmethodID method);
-/* Cache only, never calls JVMTI: safe after the method's class was unloaded. */
-const hs_method_info *hs_symbols_cached_method(const hs_symbols *symbols, jmethodID method);
+/* Hot path: rewrites the frames of a stack the calling thread just walked from jmethodIDs
+ * into method infos (hs_method_table_translate), before the stack is interned. */
+void hs_symbols_translate_frames(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni,
+                                 hs_frame *frames, uint32_t count);
+/* The method of an interned frame: never NULL (a pseudo-info says why a method has no
+ * names); valid for as long as the agent, whether or not its class is still loaded. */
+static inline const hs_method_info *hs_symbols_frame_method(const hs_frame *frame) {
+    return (const hs_method_info *)frame->method;
+}
 
 /* Hot path: the id (>= 1) of class, resolving its name on first sight; HS_CLASS_TABLE_FULL
  * when it finds no room; 0 when JVMTI fails. Bounded work in every table state. */
@@ -59,7 +56,15 @@ const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
  * and lambda counters are dropped (hs_stable_name). Call before the first resolution. */
 void hs_symbols_set_raw_names(hs_symbols *symbols, bool raw);
 
+/* Distinct method infos (what frames can refer to). */
 uint32_t hs_symbols_method_count(const hs_symbols *symbols);
+/* Bytes the names (methods' and classes') hold, in arena chunks reserved. */
+size_t hs_symbols_bytes(const hs_symbols *symbols);
+/* Methods in the method table now, and slots of unloaded classes' methods reclaimed. */
+uint32_t hs_symbols_method_resident(const hs_symbols *symbols);
+uint64_t hs_symbols_method_reclaimed(const hs_symbols *symbols);
+/* Frames counted under [method table full]. */
+uint64_t hs_symbols_method_overflow(const hs_symbols *symbols);
 uint32_t hs_symbols_class_count(const hs_symbols *symbols);
 /* Slots of unloaded classes reclaimed so far, and classes resident in the cache now. */
 uint64_t hs_symbols_class_reclaimed(const hs_symbols *symbols);

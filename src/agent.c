@@ -16,6 +16,7 @@
 #include "budget.h"
 #include "command.h"
 #include "control.h"
+#include "copies.h"
 #include "faults.h"
 #include "dumps.h"
 #include "file_output.h"
@@ -31,6 +32,7 @@
 #include "sampling.h"
 #include "stack_store.h"
 #include "symbols.h"
+#include "thread_labels.h"
 #include "thread_names.h"
 #include "sampler.h"
 #include "survival.h"
@@ -51,6 +53,7 @@ static int plan_budget(const hs_options *opts, hs_budget *budget) {
 }
 
 #define MAX_THREAD_NAMES (1u << 14) /* distinct thread names (threads=true) */
+#define MAX_THREADS (1u << 14)      /* threads alive at once whose names are cached */
 
 
 /* "JVMTI_ERROR_NOT_AVAILABLE (98)" into buf. */
@@ -143,20 +146,18 @@ static int configure(hs_agent *agent, JavaVM *vm, const char *options, bool atta
     return 0;
 }
 
-/* Claims the capabilities; heap sampling is "solo": one environment per JVM may hold it. */
+/* claim_capabilities: heap sampling is held by another agent. */
+#define HS_SAMPLING_HELD 1
+
+/* Claims the capabilities; heap sampling is "solo": one environment per JVM may hold it.
+ * 0; HS_SAMPLING_HELD when another agent holds it; -1 on any other failure (logged). */
 static int claim_capabilities(jvmtiEnv *jvmti) {
     jvmtiCapabilities potential, wanted;
     memset(&wanted, 0, sizeof wanted);
     if (check_jvmti(jvmti, (*jvmti)->GetPotentialCapabilities(jvmti, &potential),
                     "GetPotentialCapabilities") != 0)
         return -1;
-    static const char owned[] =
-        "heap sampling is already owned by another heap profiler in this JVM (async-profiler, "
-        "another JVMTI agent, or another copy of heapsampler); only one can sample the heap";
-    if (!potential.can_generate_sampled_object_alloc_events) {
-        hs_error("%s", owned);
-        return -1;
-    }
+    if (!potential.can_generate_sampled_object_alloc_events) return HS_SAMPLING_HELD;
     wanted.can_generate_sampled_object_alloc_events = 1;
     wanted.can_generate_garbage_collection_events = potential.can_generate_garbage_collection_events;
     wanted.can_get_line_numbers = potential.can_get_line_numbers;
@@ -164,10 +165,7 @@ static int claim_capabilities(jvmtiEnv *jvmti) {
     wanted.can_tag_objects = potential.can_tag_objects; /* the humongous reachability pass */
     hs_dumps_add_capabilities(&hs_agent_get()->opts, &potential, &wanted);
     jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &wanted);
-    if (err == JVMTI_ERROR_NOT_AVAILABLE) {
-        hs_error("%s", owned);
-        return -1;
-    }
+    if (err == JVMTI_ERROR_NOT_AVAILABLE) return HS_SAMPLING_HELD;
     return check_jvmti(jvmti, err, "AddCapabilities");
 }
 
@@ -198,7 +196,7 @@ static void install_sampler(hs_agent *agent) {
         .stacks = agent->stacks,
         .samples = agent->samples,
         .symbols = agent->symbols,
-        .thread_names = agent->thread_names,
+        .thread_ids = agent->thread_ids,
         .overflow = &agent->overflow,
         .throttle = agent->throttle,
         .survival = agent->survival,
@@ -229,9 +227,10 @@ static int create_tables(hs_agent *agent) {
     if (favour_survivors) agent->survival = hs_survival_create();
     if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
+    if (agent->thread_names) agent->thread_ids = hs_thread_ids_create(MAX_THREADS, agent->thread_names);
     if (agent->stacks && agent->samples && agent->symbols &&
         (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
-        (!agent->opts.threads || agent->thread_names)) {
+        (!agent->opts.threads || agent->thread_ids)) {
         install_sampler(agent);
         return 0;
     }
@@ -244,6 +243,8 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
+    hs_thread_labels_destroy(agent->thread_ids);
+    agent->thread_ids = NULL;
     hs_thread_names_destroy(agent->thread_names);
     agent->thread_names = NULL;
     agent->stacks = NULL;
@@ -343,7 +344,12 @@ static int register_callbacks(jvmtiEnv *jvmti) {
                        "enabling VMDeath");
 }
 
-/* Everything up to (not including) turning sampling on. */
+/* load_agent: the agent stepped aside (another agent holds heap sampling; logged). The
+ * JVM runs on as if heapsampler were absent: JNI_OK at startup, an error on attach. */
+#define HS_LOAD_REFUSED 1
+
+/* Everything up to (not including) turning sampling on. JNI_OK, JNI_ERR (logged), or
+ * HS_LOAD_REFUSED. */
 static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     hs_agent *agent = hs_agent_get();
     if (hs_faults_configure(getenv("HEAPSAMPLER_TEST_FAULTS")) != 0)
@@ -357,10 +363,19 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     agent->vm = vm;
     agent->jvmti = jvmti;
     atomic_store(&agent->sampling_interval, agent->opts.interval);
+    int claimed = claim_capabilities(jvmti);
+    if (claimed == HS_SAMPLING_HELD) {
+        hs_error("heap sampling is held by another JVMTI agent in this JVM (async-profiler, "
+                 "another heap profiler); only one can sample the heap: heapsampler does "
+                 "nothing in this JVM");
+        (*jvmti)->DisposeEnvironment(jvmti);
+        agent->jvmti = NULL;
+        return HS_LOAD_REFUSED;
+    }
     /* The interval is set before any thread exists: the JVM draws each thread's first
      * sampling gap when the thread starts, so setting it at VMInit would leave `main`
      * with a first gap drawn at the default 512 KiB. */
-    if (claim_capabilities(jvmti) != 0 ||
+    if (claimed != 0 ||
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
         create_tables(agent) != 0 || register_callbacks(jvmti) != 0 ||
@@ -378,14 +393,38 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
 /* Set once an Agent_OnLoad or Agent_OnAttach has loaded this copy of the agent. */
 static atomic_int loaded;
 
+/* Exported (exports.map, copies.h): whether this copy of the library runs the agent, for
+ * another copy loaded into the same JVM to find. */
+JNIEXPORT jint JNICALL heapsampler_copy_running(void);
+JNIEXPORT jint JNICALL heapsampler_copy_running(void) { return atomic_load(&loaded); }
+
+/* The copy of the library running in this JVM if it is another file than this one: true
+ * with *running filled. */
+static bool other_copy_runs(hs_copy *running) {
+    return hs_copies_find_running(heapsampler_copy_running, running);
+}
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (void)reserved;
-    if (atomic_exchange(&loaded, 1)) { /* the first copy owns the profile */
+    if (atomic_exchange(&loaded, 1)) { /* the first load of this file owns the profile */
         hs_warn("agent already loaded in this JVM; ignoring this copy (options '%s')",
                 options ? options : "");
         return JNI_OK;
     }
+    hs_copy running;
+    if (other_copy_runs(&running)) { /* another file of heapsampler came first: it profiles */
+        atomic_store(&loaded, 0);
+        char self[PATH_MAX];
+        hs_copies_own_path(heapsampler_copy_running, self, sizeof self);
+        hs_warn("another copy of heapsampler runs in this JVM (%s); this copy (%s, options "
+                "'%s') does nothing", running.path, self, options ? options : "");
+        return JNI_OK;
+    }
     jint rc = load_agent(vm, options, false);
+    if (rc == HS_LOAD_REFUSED) { /* the program runs, unprofiled; the line said why */
+        atomic_store(&loaded, 0);
+        return JNI_OK;
+    }
     if (rc != JNI_OK) return rc;
     jvmtiEnv *jvmti = hs_agent_get()->jvmti;
     return check_jvmti(jvmti,
@@ -404,7 +443,7 @@ static JNIEnv *attach_jni(JavaVM *vm) {
 /* Loads the agent into a running JVM with startup options. 0, or -1 (logged). */
 static jint attach_load(JavaVM *vm, JNIEnv *jni, const char *options) {
     jint rc = load_agent(vm, options, true);
-    if (rc != JNI_OK) return rc; /* not loaded: a later attach may try again */
+    if (rc != JNI_OK) return JNI_ERR; /* not loaded: a later attach may try again */
     atomic_store(&loaded, 1);
     hs_agent *agent = hs_agent_get();
     start_sampling(agent, agent->jvmti, jni);
@@ -461,10 +500,13 @@ static jint attach_with_reply(JavaVM *vm, JNIEnv *jni, const char *options, cons
  * agent; with the agent loaded (at startup or by an earlier attach), it is a command. A
  * command word before the agent is loaded is refused ("help" alone prints the options). */
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved) {
-    (void)reserved;
     JNIEnv *jni = attach_jni(vm);
     if (!jni) return JNI_ERR;
     if (atomic_load(&loaded)) return hs_control_run(hs_agent_get(), jni, options);
+    hs_copy running;
+    /* Another file of heapsampler runs here: the attach is for it (a command, or a load
+     * it answers as loaded), as if its own path had been named. */
+    if (other_copy_runs(&running)) return running.on_attach(vm, options, reserved);
     char reply[HS_PATH_MAX];
     if (hs_command_find_item(options, "reply", reply, sizeof reply))
         return attach_with_reply(vm, jni, options, reply);

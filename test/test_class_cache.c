@@ -17,56 +17,17 @@
 
 #include "arena.h"
 #include "class_cache.h"
+#include "fakes.h"
 #include "threads.h"
 #include "unit.h"
 
-/* Fake classes and refs stay allocated until the test ends (so a use after delete is seen,
- * not a crash); every one is on this list, freed by free_fakes(). */
-typedef struct fake_node {
-    struct fake_node *next;
-    _Alignas(16) unsigned char payload[];
-} fake_node;
-static _Atomic(fake_node *) fakes;
-
-static void *fake_alloc(size_t size) {
-    fake_node *node = calloc(1, sizeof *node + size);
-    if (!node) abort();
-    node->next = atomic_load(&fakes);
-    while (!atomic_compare_exchange_weak(&fakes, &node->next, node)) {
-    }
-    return node->payload;
-}
-
-static void free_fakes(void) {
-    for (fake_node *n = atomic_exchange(&fakes, NULL), *next; n; n = next) {
-        next = n->next;
-        free(n);
-    }
-}
-
 typedef struct {
+    fake_object obj; /* first: the fake refs point at it */
     char name[32];
-    jint hash;
-    atomic_bool alive;
     atomic_bool name_fails; /* the name op fails, like a JVMTI error */
 } fake_class;
 
-typedef struct {
-    fake_class *target;
-    atomic_bool deleted;
-} fake_ref;
-
-typedef struct {
-    atomic_long same_calls;
-    atomic_long used_after_delete; /* same() or cleared() on a deleted ref: must stay 0 */
-    atomic_long deletes;
-} fake_env;
-
-static int fake_hash(void *ctx, jclass klass, jint *out) {
-    (void)ctx;
-    *out = ((fake_class *)klass)->hash;
-    return 0;
-}
+typedef fake_refs_env fake_env;
 
 static int fake_name(void *ctx, jclass klass, char *buf, size_t len) {
     (void)ctx;
@@ -76,49 +37,14 @@ static int fake_name(void *ctx, jclass klass, char *buf, size_t len) {
     return 0;
 }
 
-static jweak fake_new_ref(void *ctx, jclass klass) {
-    (void)ctx;
-    fake_ref *ref = fake_alloc(sizeof *ref);
-    ref->target = (fake_class *)klass;
-    return (jweak)ref;
-}
-
-static bool fake_same(void *ctx, jweak ref, jclass klass) {
-    fake_env *env = ctx;
-    fake_ref *r = (fake_ref *)ref;
-    long calls = atomic_fetch_add(&env->same_calls, 1);
-    if (calls % 16 == 0) sched_yield(); /* a reader that dawdles inside, as under preemption */
-    if (atomic_load(&r->deleted)) atomic_fetch_add(&env->used_after_delete, 1);
-    return r->target == (fake_class *)klass;
-}
-
-static bool fake_cleared(void *ctx, jweak ref) {
-    fake_env *env = ctx;
-    fake_ref *r = (fake_ref *)ref;
-    if (atomic_load(&r->deleted)) atomic_fetch_add(&env->used_after_delete, 1);
-    return !atomic_load(&r->target->alive);
-}
-
-static void fake_delete_ref(void *ctx, jweak ref) {
-    fake_env *env = ctx;
-    atomic_store(&((fake_ref *)ref)->deleted, true); /* kept allocated: later uses are seen */
-    atomic_fetch_add(&env->deletes, 1);
-}
-
 static const hs_class_ops OPS = {fake_hash, fake_name, fake_new_ref, fake_same, fake_cleared,
                                  fake_delete_ref};
-
-/* Identity hashes like the JVM's: pseudo-random, with collisions possible. */
-static jint next_hash(uint64_t *state) {
-    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (jint)(*state >> 33);
-}
 
 static fake_class *new_class(const char *name, uint64_t *seed) {
     fake_class *c = fake_alloc(sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
-    c->hash = next_hash(seed);
-    atomic_store(&c->alive, true);
+    c->obj.hash = fake_next_hash(seed);
+    atomic_store(&c->obj.alive, true);
     return c;
 }
 
@@ -142,7 +68,7 @@ static void test_flood_recycles(void) {
             else if (!hs_class_cache_name(cache, id) || strcmp(hs_class_cache_name(cache, id), name))
                 wrong++;
         }
-        if (window[i % LIVE]) atomic_store(&window[i % LIVE]->alive, false); /* unloaded */
+        if (window[i % LIVE]) atomic_store(&window[i % LIVE]->obj.alive, false); /* unloaded */
         window[i % LIVE] = c;
     }
     CU_ASSERT_EQUAL(full, 0);
@@ -228,7 +154,7 @@ typedef struct {
  * other classes, dead ones included, which is where a deleted ref would be read. */
 static fake_class *new_colliding_class(const char *name, uint64_t *seed) {
     fake_class *c = new_class(name, seed);
-    c->hash &= 63;
+    c->obj.hash &= 63;
     return c;
 }
 
@@ -248,7 +174,7 @@ static void *churn(void *arg) {
             const char *got = hs_class_cache_name(w->cache, id);
             if (id != HS_CLASS_CACHE_FULL && (!got || strcmp(got, other->name) != 0)) w->bad++;
         }
-        if (live[i % LIVE]) atomic_store(&live[i % LIVE]->alive, false);
+        if (live[i % LIVE]) atomic_store(&live[i % LIVE]->obj.alive, false);
         live[i % LIVE] = c;
     }
     return NULL;

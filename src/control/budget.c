@@ -5,8 +5,12 @@
  *            rounding) + by_id 8 B = 40 B, plus its record (32 B + 16 B a frame) in the
  *            frame arena, budgeted apart;
  *   bucket:  48 B + 32 B of index = 80 B;
- *   method:  32 B of index, plus names and line table in the symbol arena;
- *   class:   2 x 24 B slots + 8 B name pointer = 56 B, plus its name in the arena;
+ *   method:  a distinct method (its names, interned by content) costs 2 x 16 B of the
+ *            content index, plus names and line table in the symbol arena; the method
+ *            table holds jmethodIDs of loaded classes for twice as many (classes defined
+ *            again and again share names but not jmethodIDs, and theirs stay until the
+ *            JVM unloads them): 2 x 2 x 32 B slots. 160 B in all;
+ *   class:   2 x 32 B slots + 8 B name pointer = 72 B, plus its name in the arena;
  *   live:    32 B a tracked object (the JNI weak ref itself is the JVM's memory; the bit a
  *            slot has in the sweeper's in-use map, 8 KB at the default track=, is left
  *            out: counting it would refuse track=16m at memory=1g for 2 MB);
@@ -21,9 +25,9 @@
 #define STACK_INDEX_BYTES 40
 #define AVG_STACK_RECORD 256 /* a 14-frame stack: ids beyond frames would go unused */
 #define BUCKET_BYTES 80
-#define METHOD_INDEX_BYTES 32
+#define METHOD_INDEX_BYTES 160
 #define AVG_METHOD_NAMES 224 /* display name, system name, file, a dozen line entries */
-#define CLASS_BYTES 56
+#define CLASS_BYTES 72
 #define AVG_CLASS_NAME 64
 #define LIVE_SLOT_BYTES 32
 

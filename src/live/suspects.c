@@ -2,6 +2,7 @@
 #include "suspects.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "estimate.h"
@@ -44,36 +45,51 @@ static bool bucket_stack(const hs_sampled *sampled, uint32_t bucket, const char 
     return true;
 }
 
-/* "Class.method:line (allocated class)" of a bucket: its innermost Java frame. */
+/* "Class.method:line (allocated class)" of a bucket: its innermost frame ("[no Java
+ * frames]" only for a stack that has none; a frame without names says why, as in the
+ * profile: "[method table full]"). */
 static void site_name(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {
     const char *cls = NULL;
     const hs_frame *frames;
     uint32_t depth;
     if (!bucket_stack(sampled, bucket, &cls, &frames, &depth, out, len)) return;
-    const hs_method_info *m =
-        frames && depth > 0 ? hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[0].method)
-                            : NULL;
-    if (m)
+    const hs_method_info *m = frames && depth > 0 ? hs_symbols_frame_method(&frames[0]) : NULL;
+    if (m && m->nlines > 0)
         snprintf(out, len, "%s:%d (%s)", m->name, hs_line_for_bci(m->lines, m->nlines, frames[0].bci),
                  cls ? cls : "[unknown]");
-    else
+    else if (m)
+        snprintf(out, len, "%s (%s)", m->name, cls ? cls : "[unknown]");
+    else if (frames)
         snprintf(out, len, "[no Java frames] (%s)", cls ? cls : "[unknown]");
+    else
+        snprintf(out, len, "%s (%s)", HS_STACK_FOLDED_NAME, cls ? cls : "[unknown]");
 }
 
-void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {
+/* The site key of a bucket (hs_suspect_site_key); *no_room tells whether its samples found
+ * no room: a folded stack ("[stack table full]"), or a frame up to the key's frame whose
+ * method the method table had no room for. */
+static void site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len,
+                     bool *no_room) {
     const char *cls = NULL;
     const hs_frame *frames;
     uint32_t depth;
+    *no_room = false;
     if (!bucket_stack(sampled, bucket, &cls, &frames, &depth, out, len)) return;
     enum { MAX_FRAMES = 256 }; /* the site is the first frame outside the JDK: near the leaf */
     const char *names[MAX_FRAMES];
     int64_t lines[MAX_FRAMES];
     uint32_t n = 0;
+    if (!frames) { /* folded: the stack found no room */
+        names[n] = HS_STACK_FOLDED_NAME;
+        lines[n++] = 0;
+        *no_room = true;
+    }
     for (uint32_t i = 0; frames && i < depth && n < MAX_FRAMES; i++, n++) {
-        const hs_method_info *m = hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[i].method);
-        names[n] = m ? m->name : "[unknown]";
-        lines[n] = m ? hs_line_for_bci(m->lines, m->nlines, frames[i].bci) : 0;
-        if (m && names[n][0] != '[' && !hs_report_is_jdk_frame(names[n])) { /* the key's frame */
+        const hs_method_info *m = hs_symbols_frame_method(&frames[i]);
+        names[n] = m->name;
+        lines[n] = hs_line_for_bci(m->lines, m->nlines, frames[i].bci);
+        if (m == &hs_method_table_full) *no_room = true;
+        if (names[n][0] != '[' && !hs_report_is_jdk_frame(names[n])) { /* the key's frame */
             n++;
             break;
         }
@@ -81,11 +97,21 @@ void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, 
     hs_report_site_key(names, lines, n, cls, out, len);
 }
 
+void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {
+    bool no_room;
+    site_key(sampled, bucket, out, len, &no_room);
+}
+
 int hs_suspect_growth_info(uint32_t bucket, double *size, double *scale, uint64_t *site,
                            void *sampled) {
     if (!hs_suspect_bucket_info(bucket, size, scale, sampled)) return 0;
     char key[512];
-    hs_suspect_site_key(sampled, bucket, key, sizeof key);
+    bool no_room;
+    site_key(sampled, bucket, key, sizeof key, &no_room);
+    /* What found no room is not a site: it gathers every site whose stacks (or methods)
+     * came after a table filled, so its in-use grows as the program's older objects are
+     * replaced by newer ones, leak or not. Left out of growth, never named a suspect. */
+    if (no_room) return 0;
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a of the key */
     for (const char *c = key; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
     *site = h;

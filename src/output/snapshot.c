@@ -41,7 +41,7 @@ typedef struct {
     hs_ptr_map *function_of_method; /* hs_method_info* -> function index + 1 */
     uint32_t *function_of_class;    /* class id -> function index + 1 */
     uint32_t nclasses;              /* class ids 1..nclasses have a cache entry */
-    uint32_t unknown_function;      /* index + 1 of "[unknown]", 0 until needed */
+    uint32_t unknown_function;      /* index + 1 of "[unknown]" (a class), 0 until needed */
     uint32_t truncated_function;    /* index + 1 of "[truncated]", 0 until needed */
     uint32_t no_frames_function;    /* index + 1 of "[no Java frames]", 0 until needed */
     uint32_t folded_function;       /* index + 1 of "[stack table full]", 0 until needed */
@@ -76,7 +76,6 @@ static uint32_t pseudo_location(builder *b, uint32_t *cache, const char *name) {
 }
 
 static uint32_t function_for_method(builder *b, const hs_method_info *m) {
-    if (!m) return pseudo_function(b, &b->unknown_function, "[unknown]");
     uintptr_t cached = (uintptr_t)hs_ptr_map_get(b->function_of_method, (uintptr_t)m);
     if (cached) return (uint32_t)cached - 1;
     uint32_t f = hs_profile_add_function(b->profile, m->name, m->system_name, m->filename,
@@ -97,9 +96,9 @@ static uint32_t location_for_class(builder *b, uint32_t class_id) {
 }
 
 static uint32_t location_for_frame(builder *b, const hs_frame *frame) {
-    const hs_method_info *m = hs_symbols_cached_method(b->src->sampled.symbols, (jmethodID)frame->method);
+    const hs_method_info *m = hs_symbols_frame_method(frame);
     uint32_t f = function_for_method(b, m);
-    int32_t line = m ? hs_line_for_bci(m->lines, m->nlines, frame->bci) : 0;
+    int32_t line = hs_line_for_bci(m->lines, m->nlines, frame->bci);
     return f == UINT32_MAX ? f : hs_profile_add_location(b->profile, f, line);
 }
 
@@ -323,6 +322,17 @@ static void add_comments(const hs_snapshot_source *src, hs_profile *p, double ra
                            (unsigned long long)hs_symbols_class_reclaimed(sym),
                            (unsigned long long)hs_symbols_class_overflow(sym),
                            HS_CLASS_CACHE_FULL_NAME);
+    hs_profile_add_comment(p,
+                           "methods: %u resident (of loaded classes), %llu slots of unloaded "
+                           "classes' methods reclaimed; %llu frames counted as %s",
+                           hs_symbols_method_resident(sym),
+                           (unsigned long long)hs_symbols_method_reclaimed(sym),
+                           (unsigned long long)hs_symbols_method_overflow(sym),
+                           HS_METHOD_TABLE_FULL_NAME);
+    hs_profile_add_comment(p,
+                           "arenas: %zu bytes of names, %zu bytes of stack frames (reserved in "
+                           "1 MiB chunks, within memory=)",
+                           hs_symbols_bytes(sym), hs_stack_store_frame_bytes(src->sampled.stacks));
     char overflow[512];
     if (hs_overflow_describe(src->overflow, hs_snapshot_samples_taken(src), overflow,
                              sizeof overflow))

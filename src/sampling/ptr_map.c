@@ -116,6 +116,8 @@ uint32_t hs_ptr_map_size(const hs_ptr_map *map) {
     return map ? atomic_load_explicit(&map->size, memory_order_relaxed) : 0;
 }
 
+uint32_t hs_ptr_map_capacity(const hs_ptr_map *map) { return map ? map->capacity : 0; }
+
 void hs_ptr_map_foreach(const hs_ptr_map *map, void (*fn)(uintptr_t key, void *value, void *ctx),
                         void *ctx) {
     if (!map || !fn) return;

@@ -5,9 +5,9 @@
  * state: the rate cap (throttle.c) decides first, before any stack walk or weak ref (with
  * survival=true, from the class and size: survival.h, the class looked up first); a kept
  * sample's stack is walked into a buffer on the thread's own stack, interned into the
- * lock-free stack store, and the sample is added to the lock-free sample table. New
- * methods and classes are resolved on first sight (symbols.c), which allocates from
- * the symbol arena only then. */
+ * lock-free stack store (its frames' jmethodIDs turned into method infos first), and the
+ * sample is added to the lock-free sample table. New methods and classes are resolved on
+ * first sight (symbols.c), which allocates from the symbol arena only then. */
 #include <assert.h>
 
 #include "estimate.h"
@@ -18,7 +18,7 @@
 #include "survival.h"
 #include "symbols.h"
 #include "throttle.h"
-#include "thread_names.h"
+#include "thread_labels.h"
 #include "tls_model.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
@@ -31,8 +31,15 @@ typedef union {
 static_assert(sizeof(jvmtiFrameInfo) == sizeof(frame_slot), "frame layouts must match");
 static_assert(sizeof(hs_frame) == sizeof(frame_slot), "frame layouts must match");
 
-/* Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
- * call from the callback must not sample (and recurse) again. */
+/* What the sampler keeps per thread, in C thread-locals, belongs to the OS thread: for a
+ * virtual thread, its carrier. The callback runs on the carrier, and the virtual thread
+ * cannot leave it meanwhile (a native frame pins it), so each value is consistent within a
+ * callback; whether it must follow the carrier or the virtual thread is argued at each one.
+ * The thread label is per virtual thread and is no thread-local (thread_name_id).
+ *
+ * Set while this thread is inside the callback: an allocation made by a JNI or JVMTI
+ * call from the callback must not sample (and recurse) again. Carrier: the recursion
+ * happens on the OS thread running the callback. */
 static _Thread_local int in_callback HS_TLS_FAST;
 
 /* Walks the current thread's stack: returns the frame count, or -1 on failure. One more
@@ -56,22 +63,17 @@ static int32_t walk_stack(const hs_sampler *sampler, jvmtiEnv *jvmti, frame_slot
     return count;
 }
 
-/* Rewrites the frames in place as hs_frame, the stack store's form. */
-static void convert_frames(frame_slot *slots, uint32_t count) {
+/* Rewrites the frames in place as hs_frame, the stack store's form: each jmethodID becomes
+ * its method info (symbols.h), resolved now if new, while its class is certainly alive (the
+ * method is on this thread's stack). Stacks then never hold a jmethodID, which dies with
+ * its class, and a class defined again and again gives the same stacks. */
+static void convert_frames(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
+                           frame_slot *slots, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
         jvmtiFrameInfo info = slots[i].jvmti;
         slots[i].frame = (hs_frame){.method = (uintptr_t)info.method, .bci = (int32_t)info.location};
     }
-}
-
-/* Resolves the methods of a stack seen for the first time, while their classes are
- * certainly alive (they are on this thread's stack). Known stacks skip this: their
- * methods were resolved by whoever stored them. */
-static void resolve_methods(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
-                            const frame_slot *slots,
-                            uint32_t count) {
-    for (uint32_t i = 0; i < count; i++)
-        hs_symbols_method(sampler->symbols, jvmti, jni, (jmethodID)slots[i].frame.method);
+    hs_symbols_translate_frames(sampler->symbols, jvmti, jni, &slots[0].frame, count);
 }
 
 /* Adds the sample to its bucket. A site nearly always allocates one class and size, so
@@ -85,28 +87,21 @@ static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, u
     return bucket;
 }
 
-/* threads=true: this thread's name id (thread_names.h), fetched on its first sample only.
- * A thread renamed after its first sample keeps its first name. */
+/* threads=true: the name id of the thread allocating, `thread`: for a virtual thread the
+ * virtual thread itself. Not a C thread-local: those belong to the OS thread, a carrier
+ * that runs many virtual threads (thread_ids.h). */
 static uint32_t thread_name_id(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jni,
                                jthread thread) {
-    static _Thread_local uint32_t id HS_TLS_FAST;
-    if (id != 0 || !sampler->thread_names) return id;
-    jvmtiThreadInfo info = {0};
-    jvmtiError err = (*jvmti)->GetThreadInfo(jvmti, thread, &info);
-    const char *name = err == JVMTI_ERROR_NONE && info.name ? info.name : HS_THREAD_NAME_UNKNOWN;
-    id = hs_thread_names_intern(sampler->thread_names, name);
-    if (id == 0) id = HS_THREAD_UNKNOWN_ID; /* table full: never ask again for this thread */
-    if (err == JVMTI_ERROR_NONE) {
-        if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
-        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
-        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    }
-    return id;
+    return sampler->thread_ids ? hs_thread_label(sampler->thread_ids, jvmti, jni, thread) : 0;
 }
 
 /* The rate cap's decision for this sample (of survival factor `factor`): false to drop
  * it, else its weight. Each thread keeps its own throttle state (its countdown and PRNG),
- * so a dropped sample writes only this thread's cache lines. */
+ * so a dropped sample writes only this thread's cache lines. Carrier: the countdown is
+ * memoryless (exponential in offered mass, throttle.c), so each offer is kept with its
+ * probability independently of which offers came before it on the same OS thread, whichever
+ * virtual threads made them; state per virtual thread would cost memory per virtual thread
+ * for nothing. */
 static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *weight_fp) {
     static _Thread_local hs_throttle_thread state HS_TLS_FAST;
     *weight_fp = HS_WEIGHT_ONE;
@@ -120,7 +115,11 @@ static bool throttle_keeps(const hs_sampler *sampler, double factor, uint64_t *w
  * callback: so it is the interval this thread read at its previous callback (the current
  * one at its first). Read at every callback, kept or not: the rate cap may change the
  * interval between two samples of a thread (throttle.h), and a weight paired with the
- * wrong interval would be off by their ratio. */
+ * wrong interval would be off by their ratio. Carrier: the gap is drawn and counted down
+ * by the ThreadHeapSampler of the JavaThread that allocates, whose TLAB the allocation
+ * comes from (MemAllocator: _thread->heap_sampler().check_for_sampling), and a virtual
+ * thread allocates through its carrier's JavaThread: the gap runs across the virtual
+ * threads the carrier mounts, so the interval it was drawn at is the carrier's. */
 static int64_t interval_drawn_at(const hs_sampler *sampler) {
     static _Thread_local int64_t previous HS_TLS_FAST;
     int64_t now = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
@@ -150,15 +149,12 @@ static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jn
     int32_t walked = walk_stack(sampler, jvmti, slots, &truncated);
     if (walked < 0) return;
     uint32_t count = (uint32_t)walked;
-    convert_frames(slots, count);
-    bool new_stack = false;
+    convert_frames(sampler, jvmti, jni, slots, count);
     hs_bucket_key key = {
-        .stack_id = hs_stack_store_add(sampler->stacks, &slots[0].frame, count, truncated,
-                                       &new_stack),
+        .stack_id = hs_stack_store_intern(sampler->stacks, &slots[0].frame, count, truncated),
         .size = (uint64_t)size,
         .thread_id = sampler->config.threads ? thread_name_id(sampler, jvmti, jni, thread) : 0,
     };
-    if (new_stack) resolve_methods(sampler, jvmti, jni, slots, count);
     key.class_id = sampler->survival ? class_id
                                      : hs_symbols_class_id(sampler->symbols, jvmti, jni, klass);
     /* Times the interval weight: one JVM sample, unless `start,interval=` or the rate cap

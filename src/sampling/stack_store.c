@@ -181,3 +181,7 @@ uint32_t hs_stack_store_count(const hs_stack_store *store) {
 uint64_t hs_stack_store_dropped(const hs_stack_store *store) {
     return store ? atomic_load_explicit(&store->dropped, memory_order_relaxed) : 0;
 }
+
+size_t hs_stack_store_frame_bytes(const hs_stack_store *store) {
+    return store ? hs_arena_reserved(store->arena) : 0;
+}

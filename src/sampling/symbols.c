@@ -8,124 +8,82 @@
 
 #include "arena.h"
 #include "class_cache.h"
+#include "jvm_identity.h"
 #include "log.h"
-#include "ptr_map.h"
+#include "method_table.h"
 
 struct hs_symbols {
-    hs_arena *arena;
-    hs_ptr_map *methods;    /* jmethodID -> hs_method_info* */
-    hs_class_cache *classes; /* names in `arena` too */
+    hs_arena *arena;          /* method infos and class names */
+    hs_method_infos *infos;   /* what frames refer to, by content */
+    hs_method_table *methods; /* jmethodID -> info, for methods of loaded classes */
+    hs_class_cache *classes;
     atomic_uint_fast64_t failures;
     bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
 };
 
 /* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
 
+/* The callbacks' ctx: the JVM (first, as jvm_identity.h wants) and the symbols. */
 typedef struct {
-    jvmtiEnv *jvmti;
-    JNIEnv *jni;
+    hs_jvm_env jvm;
+    hs_symbols *symbols;
     bool raw_names; /* names=raw: keep hidden-class addresses */
 } class_env;
-
-static int class_hash(void *ctx, jclass klass, jint *out) {
-    class_env *env = ctx;
-    return (int)(*env->jvmti)->GetObjectHashCode(env->jvmti, klass, out);
-}
 
 /* Longest name kept; longer ones (generated code) are cut, which only shortens a label. */
 #define NAME_MAX_LEN 2048
 
 static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
     class_env *env = ctx;
+    jvmtiEnv *jvmti = env->jvm.jvmti;
     char *sig = NULL;
-    jvmtiError err = (*env->jvmti)->GetClassSignature(env->jvmti, klass, &sig, NULL);
+    jvmtiError err = (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL);
     if (err != JVMTI_ERROR_NONE) return (int)err;
     hs_class_name(sig, buf, len);
-    (*env->jvmti)->Deallocate(env->jvmti, (unsigned char *)sig);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     if (!env->raw_names) hs_stable_name(buf, buf, len); /* Foo$$Lambda/0x... -> Foo$$Lambda */
     return 0;
 }
 
-static jweak class_new_ref(void *ctx, jclass klass) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    jweak ref = (*jni)->NewWeakGlobalRef(jni, klass);
-    if (!ref && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-    return ref;
-}
-
-static bool class_same(void *ctx, jweak ref, jclass klass) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, klass);
-}
-
-static bool class_cleared(void *ctx, jweak ref) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    return (*jni)->IsSameObject(jni, ref, NULL);
-}
-
-static void class_delete_ref(void *ctx, jweak ref) {
-    JNIEnv *jni = ((class_env *)ctx)->jni;
-    (*jni)->DeleteWeakGlobalRef(jni, ref);
-}
-
 static const hs_class_ops CLASS_OPS = {
-    .hash = class_hash,
+    .hash = hs_jvm_identity_hash,
     .name = class_name,
-    .new_ref = class_new_ref,
-    .same = class_same,
-    .cleared = class_cleared,
-    .delete_ref = class_delete_ref,
+    .new_ref = hs_jvm_new_weak_ref,
+    .same = hs_jvm_same_object,
+    .cleared = hs_jvm_ref_cleared,
+    .delete_ref = hs_jvm_delete_weak_ref,
 };
 
-hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
-    hs_symbols *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
-    s->arena = hs_arena_create(1 << 20, budget);
-    s->methods = hs_ptr_map_create(method_capacity);
-    s->classes = s->arena ? hs_class_cache_create(class_capacity, s->arena) : NULL;
-    if (!s->arena || !s->methods || !s->classes) {
-        hs_symbols_destroy(s, NULL);
-        return NULL;
-    }
-    return s;
-}
-
-void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
-    if (!s) return;
-    class_env env = {.jni = jni};
-    hs_class_cache_destroy(s->classes, jni ? &CLASS_OPS : NULL, &env);
-    if (s->methods) hs_ptr_map_destroy(s->methods);
-    if (s->arena) hs_arena_destroy(s->arena);
-    free(s);
-}
-
-static void count_failure(hs_symbols *s, const char *what, jvmtiError err) {
+static void count_failure(hs_symbols *s, const char *what, jvmtiError err, const char *shown) {
     /* Log the first failure only: the hot path must not flood stderr. */
     if (atomic_fetch_add(&s->failures, 1) == 0)
-        hs_warn("cannot resolve %s (JVMTI error %d); such frames show as [unknown]", what, (int)err);
+        hs_warn("cannot resolve %s (JVMTI error %d); such frames show as %s", what, (int)err, shown);
 }
 
-/* Copies a JVMTI line-number table into the arena, sorted by bci. */
-static int copy_line_table(hs_symbols *s, jvmtiEnv *jvmti, jmethodID method, hs_method_info *info) {
+/* ---- the method table's view of the JVM (method_table.h) ------------------------------ */
+
+/* The line table of method, sorted by bci, rewritten in place in the JVMTI buffer (16-byte
+ * entries become 8-byte ones: entry i is read before its bytes or any later entry's are
+ * written). NULL with *n = 0 when the method has none (native, abstract, compiled without
+ * -g:lines); the caller deallocates *table. */
+static const hs_line_entry *line_table(jvmtiEnv *jvmti, jmethodID method, uint32_t *n,
+                                       unsigned char **table) {
     jint count = 0;
-    jvmtiLineNumberEntry *table = NULL;
-    jvmtiError err = (*jvmti)->GetLineNumberTable(jvmti, method, &count, &table);
-    if (err != JVMTI_ERROR_NONE) /* native, abstract, or compiled without -g:lines */
-        return err == JVMTI_ERROR_ABSENT_INFORMATION || err == JVMTI_ERROR_NATIVE_METHOD ? 0 : -1;
-    hs_line_entry *lines = count > 0 ? hs_arena_alloc(s->arena, sizeof *lines * (size_t)count, 8) : NULL;
-    int32_t first = 0;
-    for (jint i = 0; lines && i < count; i++) {
-        lines[i].bci = (int32_t)table[i].start_location;
-        lines[i].line = table[i].line_number;
-        if (first == 0 || lines[i].line < first) first = lines[i].line;
+    jvmtiLineNumberEntry *rows = NULL;
+    *n = 0;
+    *table = NULL;
+    if ((*jvmti)->GetLineNumberTable(jvmti, method, &count, &rows) != JVMTI_ERROR_NONE) return NULL;
+    *table = (unsigned char *)rows;
+    for (jint i = 0; i < count; i++) {
+        jvmtiLineNumberEntry row;
+        memcpy(&row, *table + (size_t)i * sizeof row, sizeof row);
+        hs_line_entry entry = {.bci = (int32_t)row.start_location, .line = row.line_number};
+        memcpy(*table + (size_t)i * sizeof entry, &entry, sizeof entry);
     }
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)table);
-    if (count > 0 && !lines) return -1;
-    hs_line_table_sort(lines, (uint32_t)count);
-    info->lines = lines;
-    info->nlines = (uint32_t)count;
-    info->start_line = first;
-    return 0;
+    hs_line_entry *lines = (hs_line_entry *)(void *)*table;
+    hs_line_table_sort(lines, (uint32_t)(count > 0 ? count : 0));
+    *n = count > 0 ? (uint32_t)count : 0;
+    return *n ? lines : NULL;
 }
 
 static void deallocate_all(jvmtiEnv *jvmti, char *a, char *b, char *c) {
@@ -134,73 +92,110 @@ static void deallocate_all(jvmtiEnv *jvmti, char *a, char *b, char *c) {
     if (c) (*jvmti)->Deallocate(jvmti, (unsigned char *)c);
 }
 
-/* A copy of name in the arena, made stable first (in place) unless names=raw. */
-static const char *arena_name(hs_symbols *s, char *name) {
-    if (!s->raw_names) hs_stable_name(name, name, strlen(name) + 1);
-    return hs_arena_strdup(s->arena, name);
+/* Names of a method, made stable unless names=raw, in caller buffers of NAME_MAX_LEN. */
+typedef struct {
+    char name[NAME_MAX_LEN], system_name[NAME_MAX_LEN], filename[NAME_MAX_LEN];
+} method_names;
+
+static void name_method(bool raw, const char *csig, const char *name, const char *msig,
+                        const char *source, method_names *out) {
+    hs_method_display_name(csig, name, out->name, sizeof out->name);
+    hs_method_system_name(csig, name, msig, out->system_name, sizeof out->system_name);
+    hs_source_path(csig, source, out->filename, sizeof out->filename);
+    if (raw) return;
+    hs_stable_name(out->name, out->name, sizeof out->name);
+    hs_stable_name(out->system_name, out->system_name, sizeof out->system_name);
+    hs_stable_name(out->filename, out->filename, sizeof out->filename);
 }
 
-/* Fills info's names from the method's class signature, name and source file. */
-static int name_method(hs_symbols *s, const char *csig, const char *name, const char *msig,
-                       const char *source, hs_method_info *info) {
-    char buf[NAME_MAX_LEN];
-    hs_method_display_name(csig, name, buf, sizeof buf);
-    info->name = arena_name(s, buf);
-    hs_method_system_name(csig, name, msig, buf, sizeof buf);
-    info->system_name = arena_name(s, buf);
-    hs_source_path(csig, source, buf, sizeof buf);
-    info->filename = arena_name(s, buf);
-    return info->name && info->system_name && info->filename ? 0 : -1;
+/* The method's interned info from its names and lines (6 KiB of names on this thread's
+ * stack, next to the frames buffer: sampler.c), or &hs_method_table_full when the names
+ * budget or the info index is spent. */
+static const hs_method_info *intern_method(hs_symbols *s, jvmtiEnv *jvmti, jmethodID method,
+                                           const char *csig, const char *name, const char *msig,
+                                           const char *source) {
+    method_names names;
+    name_method(s->raw_names, csig, name, msig, source, &names);
+    unsigned char *rows = NULL;
+    hs_method_info draft = {.name = names.name, .system_name = names.system_name,
+                            .filename = names.filename};
+    draft.lines = line_table(jvmti, method, &draft.nlines, &rows);
+    for (uint32_t i = 0; i < draft.nlines; i++)
+        if (draft.start_line == 0 || draft.lines[i].line < draft.start_line)
+            draft.start_line = draft.lines[i].line;
+    const hs_method_info *info = hs_method_infos_intern(s->infos, &draft);
+    if (rows) (*jvmti)->Deallocate(jvmti, rows);
+    return info ? info : &hs_method_table_full;
 }
 
-static hs_method_info *resolve_method(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni,
-                                      jmethodID method) {
+static int method_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jweak *holder) {
+    class_env *env = ctx;
+    jvmtiEnv *jvmti = env->jvm.jvmti;
+    JNIEnv *jni = env->jvm.jni;
+    jmethodID method = (jmethodID)id;
     jclass klass = NULL;
     char *csig = NULL, *name = NULL, *msig = NULL, *source = NULL;
     jvmtiError err = (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass);
     if (err == JVMTI_ERROR_NONE) err = (*jvmti)->GetClassSignature(jvmti, klass, &csig, NULL);
     if (err == JVMTI_ERROR_NONE) err = (*jvmti)->GetMethodName(jvmti, method, &name, &msig, NULL);
-    if (err != JVMTI_ERROR_NONE) {
-        deallocate_all(jvmti, csig, name, msig);
-        if (klass) (*jni)->DeleteLocalRef(jni, klass);
-        count_failure(s, "a method", err);
-        return NULL;
+    if (err == JVMTI_ERROR_NONE) {
+        if ((*jvmti)->GetSourceFileName(jvmti, klass, &source) != JVMTI_ERROR_NONE) source = NULL;
+        *info = intern_method(env->symbols, jvmti, method, csig, name, msig, source);
+        *holder = (*jni)->NewWeakGlobalRef(jni, klass);
+        if (!*holder && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+        if (!*holder) err = JVMTI_ERROR_OUT_OF_MEMORY;
     }
-    if ((*jvmti)->GetSourceFileName(jvmti, klass, &source) != JVMTI_ERROR_NONE) source = NULL;
-    hs_method_info *info = hs_arena_alloc(s->arena, sizeof *info, 8);
-    int ok = info && name_method(s, csig, name, msig, source, info) == 0 &&
-             copy_line_table(s, jvmti, method, info) == 0;
     deallocate_all(jvmti, csig, name, msig);
     deallocate_all(jvmti, source, NULL, NULL);
     if (klass) (*jni)->DeleteLocalRef(jni, klass);
-    if (!ok) {
-        count_failure(s, "a method (name cache full)", JVMTI_ERROR_OUT_OF_MEMORY);
+    if (err != JVMTI_ERROR_NONE) count_failure(env->symbols, "a method", err, HS_METHOD_UNRESOLVED_NAME);
+    return (int)err;
+}
+
+static const hs_method_ops METHOD_OPS = {
+    .resolve = method_resolve,
+    .cleared = hs_jvm_ref_cleared,
+    .delete_ref = hs_jvm_delete_weak_ref,
+};
+
+hs_symbols *hs_symbols_create(uint32_t method_capacity, uint32_t class_capacity, size_t budget) {
+    hs_symbols *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->arena = hs_arena_create(1 << 20, budget);
+    s->infos = s->arena ? hs_method_infos_create(method_capacity, s->arena) : NULL;
+    /* Twice the distinct methods: a class defined again and again shares its methods' names
+     * but not their jmethodIDs, which stay until the JVM unloads the class. */
+    s->methods = hs_method_table_create(2 * method_capacity);
+    s->classes = s->arena ? hs_class_cache_create(class_capacity, s->arena) : NULL;
+    if (!s->arena || !s->infos || !s->methods || !s->classes) {
+        hs_symbols_destroy(s, NULL);
         return NULL;
     }
-    return info;
+    return s;
 }
 
-const hs_method_info *hs_symbols_method(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni,
-                                        jmethodID method) {
-    const hs_method_info *info = hs_ptr_map_get(s->methods, (uintptr_t)method);
-    if (info) return info;
-    hs_method_info *fresh = resolve_method(s, jvmti, jni, method);
-    if (!fresh) return NULL;
-    /* A racing thread may have cached it first: use the winner (ours stays in the arena). */
-    info = hs_ptr_map_put_if_absent(s->methods, (uintptr_t)method, fresh);
-    if (!info) count_failure(s, "a method (method cache full)", JVMTI_ERROR_OUT_OF_MEMORY);
-    return info;
+void hs_symbols_destroy(hs_symbols *s, JNIEnv *jni) {
+    if (!s) return;
+    class_env env = {.jvm = {.jni = jni}};
+    hs_class_cache_destroy(s->classes, jni ? &CLASS_OPS : NULL, &env);
+    hs_method_table_destroy(s->methods, jni ? &METHOD_OPS : NULL, &env);
+    hs_method_infos_destroy(s->infos);
+    if (s->arena) hs_arena_destroy(s->arena);
+    free(s);
 }
 
-const hs_method_info *hs_symbols_cached_method(const hs_symbols *s, jmethodID method) {
-    return hs_ptr_map_get(s->methods, (uintptr_t)method);
+void hs_symbols_translate_frames(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, hs_frame *frames,
+                                 uint32_t count) {
+    class_env env = {.jvm = {.jvmti = jvmti, .jni = jni}, .symbols = s, .raw_names = s->raw_names};
+    hs_method_table_translate(s->methods, &METHOD_OPS, &env, frames, count);
 }
 
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
-    class_env env = {.jvmti = jvmti, .jni = jni, .raw_names = s->raw_names};
+    class_env env = {.jvm = {.jvmti = jvmti, .jni = jni}, .symbols = s, .raw_names = s->raw_names};
     int err = 0;
     uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
-    if (id == 0) count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY);
+    if (id == 0)
+        count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY, "[unknown]");
     return id;
 }
 
@@ -222,6 +217,10 @@ uint64_t hs_symbols_class_overflow(const hs_symbols *s) {
 
 void hs_symbols_set_raw_names(hs_symbols *s, bool raw) { s->raw_names = raw; }
 
-uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_ptr_map_size(s->methods); }
+uint32_t hs_symbols_method_count(const hs_symbols *s) { return hs_method_infos_count(s->infos); }
+size_t hs_symbols_bytes(const hs_symbols *s) { return hs_arena_reserved(s->arena); }
+uint32_t hs_symbols_method_resident(const hs_symbols *s) { return hs_method_table_resident(s->methods); }
+uint64_t hs_symbols_method_reclaimed(const hs_symbols *s) { return hs_method_table_reclaimed(s->methods); }
+uint64_t hs_symbols_method_overflow(const hs_symbols *s) { return hs_method_table_full_frames(s->methods); }
 uint32_t hs_symbols_class_count(const hs_symbols *s) { return hs_class_cache_count(s->classes); }
 uint64_t hs_symbols_failures(const hs_symbols *s) { return atomic_load(&s->failures); }

@@ -1,22 +1,36 @@
-/* thread_names.c: interned Java thread names (see thread_names.h). */
+/* thread_names.c: interned Java thread names (see thread_names.h).
+ *
+ * Names live in an array by id; an open-addressing index (name hash -> id, twice the
+ * capacity, so an empty entry always ends a probe) finds a name in a probe or two, so a
+ * program that names 10,000 virtual threads apart interns each in constant time. A new name
+ * is published in the array before its id goes into the index. */
 #include "thread_names.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 struct hs_thread_names {
     uint32_t capacity;
+    uint32_t index_mask;          /* index entries - 1 */
     atomic_uint claimed;          /* slots handed out (ids 1..claimed) */
     _Atomic(char *) *names;       /* id -> name, NULL until published */
+    _Atomic uint32_t *index;      /* name hash -> id, 0 = empty */
 };
 
 hs_thread_names *hs_thread_names_create(uint32_t capacity) {
     hs_thread_names *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->capacity = capacity > 0 ? capacity : 1;
+    uint32_t entries = 2;
+    while (entries < 2 * (uint64_t)t->capacity) entries <<= 1;
+    t->index_mask = entries - 1;
     t->names = calloc((size_t)t->capacity + 1, sizeof *t->names);
-    if (!t->names || hs_thread_names_intern(t, HS_THREAD_NAME_UNKNOWN) != HS_THREAD_UNKNOWN_ID) {
+    t->index = calloc(entries, sizeof *t->index);
+    if (!t->names || !t->index ||
+        hs_thread_names_intern(t, HS_THREAD_NAME_UNKNOWN) != HS_THREAD_UNKNOWN_ID) {
         hs_thread_names_destroy(t);
         return NULL;
     }
@@ -27,20 +41,46 @@ void hs_thread_names_destroy(hs_thread_names *t) {
     if (!t) return;
     for (uint32_t i = 1; t->names && i <= t->capacity; i++) free(atomic_load(&t->names[i]));
     free((void *)t->names);
+    free((void *)t->index);
     free(t);
 }
 
-/* The id of a published name equal to `name` among ids 1..limit, 0 if none. */
-static uint32_t find(const hs_thread_names *t, const char *name, uint32_t limit) {
-    for (uint32_t id = 1; id <= limit && id <= t->capacity; id++) {
+static uint64_t hash_name(const char *name) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = hs_mix64(h ^ *p);
+    return h;
+}
+
+/* The id of name if indexed (0 if not), and the first empty entry of its probe (*free). */
+static uint32_t find(const hs_thread_names *t, const char *name, uint64_t h,
+                     _Atomic uint32_t **free_entry) {
+    for (uint32_t probe = 0; probe <= t->index_mask; probe++) {
+        _Atomic uint32_t *entry = &t->index[(h + probe) & t->index_mask];
+        uint32_t id = atomic_load_explicit(entry, memory_order_acquire);
+        if (id == 0) {
+            *free_entry = entry;
+            return 0;
+        }
         const char *known = atomic_load_explicit(&t->names[id], memory_order_acquire);
         if (known && strcmp(known, name) == 0) return id;
     }
+    *free_entry = NULL;
     return 0;
 }
 
+/* The first empty index entry of hash h's probe, NULL if none. */
+static _Atomic uint32_t *empty_entry(const hs_thread_names *t, uint64_t h) {
+    for (uint32_t probe = 0; probe <= t->index_mask; probe++) {
+        _Atomic uint32_t *entry = &t->index[(h + probe) & t->index_mask];
+        if (atomic_load_explicit(entry, memory_order_acquire) == 0) return entry;
+    }
+    return NULL;
+}
+
 uint32_t hs_thread_names_intern(hs_thread_names *t, const char *name) {
-    uint32_t id = find(t, name, atomic_load(&t->claimed));
+    uint64_t h = hash_name(name);
+    _Atomic uint32_t *entry;
+    uint32_t id = find(t, name, h, &entry);
     if (id) return id;
     char *copy = strdup(name);
     if (!copy) return 0;
@@ -51,6 +91,13 @@ uint32_t hs_thread_names_intern(hs_thread_names *t, const char *name) {
         return 0;
     }
     atomic_store_explicit(&t->names[id], copy, memory_order_release);
+    /* Indexed at the first empty entry, or the next one if a racer took it; a racer
+     * interning the same name at once indexes its own id too: two ids carry one name,
+     * which only splits a label's samples over two equal strings. */
+    for (uint32_t expected = 0; entry; expected = 0) {
+        if (atomic_compare_exchange_strong(entry, &expected, id)) break;
+        entry = empty_entry(t, h);
+    }
     return id;
 }
 
