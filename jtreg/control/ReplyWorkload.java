@@ -75,7 +75,9 @@ public class ReplyWorkload {
             System.gc();
             Thread.sleep(100); // lets the agent's sweeper record this GC
         }
-        jcmd("top", "top,n=5,reply=" + at("top.reply"));
+        // width=200: no column dropped for a long class name among the five (JDK-internal
+        // sites of the jcmd calls come and go with sampling): the growth column is checked
+        jcmd("top", "top,n=5,width=200,reply=" + at("top.reply"));
         jcmd("top-growth", "top,n=3,by=growth,reply=" + at("top-growth.reply"));
         jcmd("top-alloc", "top,n=3,by=alloc,width=60,stack=true,reply=" + at("top-alloc.reply"));
         jcmd("status", "status,reply=" + at("status.reply"));
