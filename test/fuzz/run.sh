@@ -20,12 +20,19 @@ if ! command -v "$cc" >/dev/null; then
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -D_GNU_SOURCE -I"$root/include")
+# A module's source by its name, in whichever floor's folder it sits (docs/design.md).
+module() {
+  local found
+  found=$(find "$root/src" -name "$1.c" -not -path "$root/src/cli/*")
+  [ -n "$found" ] || { echo "fuzz: no src/*/$1.c" >&2; exit 1; }
+  echo "$found"
+}
 for name in options file_pattern; do
-  "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$root/src/control/options.c" \
-      "$root/src/control/log.c" "$root/src/output/text.c" "$root/src/export/pyroscope_ingest.c"
+  "$cc" "${flags[@]}" -o "$out/fuzz_$name" "$root/test/fuzz/fuzz_$name.c" "$(module options)" \
+      "$(module log)" "$(module text)" "$(module pyroscope_ingest)"
 done
-"$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$root/src/export/http_message.c" \
-    "$root/src/output/legacy_heap.c" "$root/src/output/text.c" "$root/src/output/profile.c" "$root/src/output/utf8.c"
+"$cc" "${flags[@]}" -o "$out/fuzz_http" "$root/test/fuzz/fuzz_http.c" "$(module http_message)" \
+    "$(module legacy_heap)" "$(module text)" "$(module profile)" "$(module utf8)"
 work="$(mktemp -d /tmp/heapsampler-fuzz.XXXXXX)"
 for name in options file_pattern http; do
   mkdir -p "$work/$name"
