@@ -11,7 +11,7 @@
 # (after the interval has settled), and the exit profile's line on the interval. Prints one
 # line per offer rate: offers at 512k, kept a second in that window, the interval and why.
 # Target: 900-1,100 kept a second from 100 to 50,000 offers a second at 512k (this machine's
-# one thread reaches a few thousand; the simulation in test/test_throttle.c covers the rest).
+# one thread reaches a few thousand; the simulation in test/sampling/test_throttle.c covers the rest).
 #
 # Usage: bench/kept_rate.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
 # Knobs (environment): OFFERS_LIST="100 300 1000 3000"  SECONDS_RUN=30  JAVA_HOME=<JDK>

@@ -6,7 +6,7 @@
  * object already loaded (never loads one, never runs a constructor), and asked for the
  * marker. Our own marker is recognised by its address and skipped. Runs at startup and on
  * attach only, never on the allocation path. */
-#include "copies.h"
+#include "control/copies.h"
 
 #include <dlfcn.h>
 #include <link.h>

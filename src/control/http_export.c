@@ -1,23 +1,23 @@
 /* http_export.c: the HTTP endpoint's lifecycle and profile source (see http_export.h). */
-#include "http_export.h"
+#include "control/http_export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "agent_thread.h"
-#include "control.h"
-#include "dumps.h"
-#include "http_server.h"
-#include "legacy_heap.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "pprof_routes.h"
-#include "report_facts.h"
-#include "secret_file.h"
-#include "snapshot.h"
-#include "wall_clock.h"
+#include "control/agent_thread.h"
+#include "control/control.h"
+#include "control/dumps.h"
+#include "export/http_server.h"
+#include "output/legacy_heap.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "export/pprof_routes.h"
+#include "control/report_facts.h"
+#include "control/secret_file.h"
+#include "output/snapshot.h"
+#include "base/wall_clock.h"
 
 #define STOP_WAIT_MS 5000
 

@@ -1,5 +1,5 @@
 /* secret_file.c: reading a secret's file safely (see secret_file.h). */
-#include "secret_file.h"
+#include "control/secret_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

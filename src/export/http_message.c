@@ -1,6 +1,6 @@
 /* http_message.c: the request head parser, query parameters, the Host and bearer-token
  * checks and the response head (see http_message.h). */
-#include "http_message.h"
+#include "export/http_message.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

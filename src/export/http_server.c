@@ -13,9 +13,9 @@
  * the oldest slow head of its own peer, so a peer's sockets can only push each other out.
  * Peers whose heads time out or are evicted collect strikes, which shorten their next
  * deadlines; reconnecting does not reset them. */
-#include "http_server.h"
+#include "export/http_server.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

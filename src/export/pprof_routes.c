@@ -1,8 +1,8 @@
 /* pprof_routes.c: the endpoint's paths, parameters and answers (see pprof_routes.h). */
-#include "pprof_routes.h"
+#include "export/pprof_routes.h"
 
-#include "legacy_heap.h"
-#include "text.h"
+#include "output/legacy_heap.h"
+#include "base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* inuse_basis.c: what in-use values stand for before any GC (see inuse_basis.h). */
-#include "inuse_basis.h"
+#include "live/inuse_basis.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* json.c: JSON strings and a small writer (see json.h). */
-#include "json.h"
+#include "output/json.h"
 
 #include <inttypes.h>
 #include <math.h>

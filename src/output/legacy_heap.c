@@ -1,5 +1,5 @@
 /* legacy_heap.c: Go's legacy text heap profile and its symbol table (see legacy_heap.h). */
-#include "legacy_heap.h"
+#include "output/legacy_heap.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * Columns are as wide as their widest cell; when the table would be wider than width=,
  * the least important columns go first, and the site column takes what is left, cut in
  * its middle (site_cut.h). Width 0 (a file, a pipe) cuts nothing. */
-#include "report.h"
+#include "output/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "json.h"
-#include "live_scale.h"
-#include "site_cut.h"
+#include "output/json.h"
+#include "live/live_scale.h"
+#include "output/site_cut.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */

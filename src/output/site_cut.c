@@ -1,5 +1,5 @@
 /* site_cut.c: a site's name cut in its middle (see site_cut.h). */
-#include "site_cut.h"
+#include "output/site_cut.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -8,15 +8,15 @@
  * Names are interned in their own bounded-window index (name hash -> id), so ids are per
  * name. Ids are never reused, and names never freed: buckets of the profile refer to them
  * for as long as the agent runs. */
-#include "class_cache.h"
+#include "sampling/class_cache.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "log.h"
-#include "weak_slots.h"
+#include "base/hash.h"
+#include "base/log.h"
+#include "sampling/weak_slots.h"
 
 /* Name index entries a lookup looks at, at most. */
 #define PROBE_WINDOW 32

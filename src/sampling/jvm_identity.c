@@ -1,5 +1,5 @@
 /* jvm_identity.c: identity hashes and weak refs through JVMTI and JNI (see jvm_identity.h). */
-#include "jvm_identity.h"
+#include "sampling/jvm_identity.h"
 
 int hs_jvm_identity_hash(void *ctx, jobject obj, jint *out) {
     hs_jvm_env *env = ctx;

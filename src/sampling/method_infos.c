@@ -4,15 +4,15 @@
  * comparing the content. Two different contents of one hash (never seen; 2^-64 a pair) are
  * told apart by that comparison: the second is then copied on every intern, which costs
  * names budget but never a wrong name. */
-#include "method_infos.h"
+#include "sampling/method_infos.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "ptr_map.h"
+#include "base/hash.h"
+#include "sampling/ptr_map.h"
 
 const hs_method_info hs_method_table_full = {
     .name = HS_METHOD_TABLE_FULL_NAME, .system_name = HS_METHOD_TABLE_FULL_NAME, .filename = ""};

@@ -4,13 +4,13 @@
  * out a jmethodID of an unloaded class again (JDK 11-24 keep a dead class loader's blocks of
  * method ids, cleared, for ever; JDK 25 numbers ids with a 64-bit counter), so a slot found
  * by key is always the running method's, even if its class's slot is awaiting reclaim. */
-#include "method_table.h"
+#include "sampling/method_table.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "log.h"
-#include "weak_slots.h"
+#include "base/log.h"
+#include "sampling/weak_slots.h"
 
 struct hs_method_table {
     hs_weak_slots *slots;

@@ -1,16 +1,16 @@
 /* symbols.c: eager, cached resolution of methods and classes (see symbols.h). */
-#include "symbols.h"
+#include "sampling/symbols.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "class_cache.h"
-#include "jvm_identity.h"
-#include "log.h"
-#include "method_table.h"
+#include "sampling/arena.h"
+#include "sampling/class_cache.h"
+#include "sampling/jvm_identity.h"
+#include "base/log.h"
+#include "sampling/method_table.h"
 
 struct hs_symbols {
     hs_arena *arena;          /* method infos and class names */

@@ -1,10 +1,10 @@
 /* thread_ids.c: threads by identity -> name ids (see thread_ids.h). */
-#include "thread_ids.h"
+#include "sampling/thread_ids.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "log.h"
+#include "base/log.h"
 
 /* Longest thread name kept; longer ones are cut, which only shortens a label. */
 #define NAME_LEN 512

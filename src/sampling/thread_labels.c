@@ -1,11 +1,11 @@
 /* thread_labels.c: Java threads' identity hashes, weak refs and names through JVMTI and JNI,
  * for thread_ids.h (see thread_labels.h). */
-#include "thread_labels.h"
+#include "sampling/thread_labels.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "jvm_identity.h"
+#include "sampling/jvm_identity.h"
 
 /* JNI's IsVirtualThread (JNI 19+, right after GetModule in the function table), looked up
  * only when the JVM says its table has it: the agent also runs on JDK 11 and 17, whose

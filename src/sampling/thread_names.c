@@ -4,13 +4,13 @@
  * capacity, so an empty entry always ends a probe) finds a name in a probe or two, so a
  * program that names 10,000 virtual threads apart interns each in constant time. A new name
  * is published in the array before its id goes into the index. */
-#include "thread_names.h"
+#include "sampling/thread_names.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 struct hs_thread_names {
     uint32_t capacity;

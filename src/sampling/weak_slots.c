@@ -11,14 +11,14 @@
  * every later reader sees DEAD (all four steps are seq_cst, so a reader whose increment the
  * reclaimer missed comes after the DEAD store). If the readers do not drain within a short
  * spin, the slots stay DEAD and the next reclaim finishes them. */
-#include "weak_slots.h"
+#include "sampling/weak_slots.h"
 
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "tls_model.h"
+#include "base/hash.h"
+#include "base/tls_model.h"
 
 enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_DEAD, SLOT_FREE };
 

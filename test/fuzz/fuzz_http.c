@@ -21,8 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "http_message.h"
-#include "legacy_heap.h"
+#include "export/http_message.h"
+#include "output/legacy_heap.h"
 
 #define CHECK(cond) \
     do {            \

@@ -1,0 +1,34 @@
+/* control.h: running the commands of command.h on the live agent.
+ *
+ * jcmd's JVMTI.agent_load of a library already loaded calls its Agent_OnAttach again;
+ * agent.c hands the options string here. Commands run one at a time on the attach
+ * thread, serialized with VMDeath by the agent's lifecycle_lock. A command's answer
+ * (the status lines, the report, the path a dump went to) goes to the JVM's stdout, each
+ * line prefixed "heapsampler: ", or to file= where the command takes one; errors are one
+ * "heapsampler:" line on stderr. With reply=PATH (reply.h) the answer, or the command's
+ * own errors, go into that file instead, after its header line, and nothing goes to the
+ * JVM's stdout or stderr (but a reply file that cannot be opened: one stderr line). A
+ * command whose reply file is gone is late (the operator's command gave up at its
+ * --timeout, e.g. while the JVM was stopped, and removed it): it is not run, prints
+ * nothing, and is counted (status: "late commands: N"). No command ever ends the JVM. */
+#ifndef HS_CONTROL_H
+#define HS_CONTROL_H
+
+#include <jni.h>
+
+#include "control/agent.h"
+
+/* Runs one command. JNI_OK, or JNI_ERR (bad command, or it failed) for jcmd to show. */
+jint hs_control_run(hs_agent *agent, JNIEnv *jni, const char *text);
+
+/* Counts a late command (above); agent.c counts a late first load the same way. */
+void hs_control_count_late(void);
+
+/* Where the exit profile goes, as an absolute path with a few words, into buf (the load's
+ * answer, status). Returns the length needed. */
+size_t hs_control_exit_profile(const hs_agent *agent, char *buf, size_t len);
+
+/* The status lines ("key: value\n" each) into buf; returns the length needed. */
+size_t hs_control_status(hs_agent *agent, char *buf, size_t len);
+
+#endif
