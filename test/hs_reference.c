@@ -8,8 +8,8 @@
  * (hs_options_describe, hs_command_describe), so the reference cannot drift from them. */
 #include <stdio.h>
 
-#include "command.h"
-#include "options.h"
+#include "control/command.h"
+#include "control/options.h"
 
 int main(void) {
     hs_option_info o;

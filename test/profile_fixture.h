@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* Adds the first n (at most 4) sample types of Go's heap profiles, in Go's order:
  * alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes. */

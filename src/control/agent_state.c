@@ -2,9 +2,9 @@
  *
  * A static object, never freed: a callback that races with shutdown can always read
  * its phase, whatever has been torn down behind it. */
-#include "agent.h"
+#include "control/agent.h"
 
-#include "wall_clock.h"
+#include "base/wall_clock.h"
 
 static hs_agent the_agent = {.lifecycle_lock = PTHREAD_MUTEX_INITIALIZER};
 

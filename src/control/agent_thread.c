@@ -1,7 +1,7 @@
 /* agent_thread.c: an agent thread that sleeps and stops on request (see agent_thread.h). */
-#include "agent_thread.h"
+#include "control/agent_thread.h"
 
-#include "log.h"
+#include "base/log.h"
 
 int hs_agent_thread_init(hs_agent_thread *t, jvmtiEnv *jvmti, const char *monitor_name) {
     t->stop = 0;

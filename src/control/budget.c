@@ -14,7 +14,7 @@
  *            tables and the gzip output; bounded below by a quarter of what remains.
  * After the live table, the rest R is split: 3/8 stack frames, 1/16 stack index, 1/8
  * symbols (index and arena), 1/8 buckets, 1/16 class slack, and a quarter for the profile. */
-#include "budget.h"
+#include "control/budget.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
  * the keys it allows; the items themselves are parsed by the option table over a copy of
  * the running options, so "start,interval=64k" accepts what interval= accepts at startup
  * and fails with the same reason. */
-#include "command.h"
+#include "control/command.h"
 
 #include <stdio.h>
 #include <stdlib.h>

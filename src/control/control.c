@@ -1,5 +1,5 @@
 /* control.c: the commands of a running agent (see control.h). */
-#include "control.h"
+#include "control/control.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,25 +8,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "command.h"
-#include "dumps.h"
-#include "file_output.h"
-#include "http_export.h"
-#include "push_export.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "profile_output.h"
-#include "reply.h"
-#include "report.h"
-#include "report_facts.h"
-#include "retention.h"
-#include "sample_table.h"
-#include "sampler_bias.h"
-#include "sampling.h"
-#include "stack_store.h"
-#include "text.h"
-#include "throttle.h"
-#include "wall_clock.h"
+#include "control/command.h"
+#include "control/dumps.h"
+#include "output/file_output.h"
+#include "control/http_export.h"
+#include "control/push_export.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "output/profile_output.h"
+#include "output/reply.h"
+#include "output/report.h"
+#include "control/report_facts.h"
+#include "live/retention.h"
+#include "sampling/sample_table.h"
+#include "sampling/sampler_bias.h"
+#include "control/sampling.h"
+#include "sampling/stack_store.h"
+#include "base/text.h"
+#include "sampling/throttle.h"
+#include "base/wall_clock.h"
 
 static void status_sampling(hs_agent *agent, hs_bounded *out) {
     hs_counters *c = &agent->counters;

@@ -1,11 +1,11 @@
 /* dump_files.c: naming and retention of a run's profile files (see dump_files.h). */
-#include "dump_files.h"
+#include "control/dump_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "control/options.h"
 
 /* Whether the pattern has the escape %c (a "%%" is skipped, not read as an escape). */
 static bool pattern_has(const char *pattern, char c) {

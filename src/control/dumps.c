@@ -4,7 +4,7 @@
  * file naming and retention state, the periodic baseline and the status fields: two
  * dumps never build snapshots at once, and a dump never races the exit profile. Lock
  * order: dumps lock, then the live tracker's sweep lock (inside the snapshot). */
-#include "dumps.h"
+#include "control/dumps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent_thread.h"
-#include "dump_files.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "oom_episode.h"
-#include "retention.h"
-#include "profile_output.h"
-#include "sample_table.h"
-#include "wall_clock.h"
+#include "control/agent_thread.h"
+#include "control/dump_files.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "control/oom_episode.h"
+#include "live/retention.h"
+#include "output/profile_output.h"
+#include "sampling/sample_table.h"
+#include "base/wall_clock.h"
 
 #define STOP_WAIT_MS 5000
 

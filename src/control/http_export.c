@@ -1,5 +1,5 @@
 /* http_export.c: the HTTP endpoint's lifecycle and profile source (see http_export.h). */
-#include "http_export.h"
+#include "control/http_export.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,16 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent_thread.h"
-#include "control.h"
-#include "dumps.h"
-#include "http_server.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "pprof_routes.h"
-#include "report_facts.h"
-#include "snapshot.h"
-#include "wall_clock.h"
+#include "control/agent_thread.h"
+#include "control/control.h"
+#include "control/dumps.h"
+#include "export/http_server.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "export/pprof_routes.h"
+#include "control/report_facts.h"
+#include "output/snapshot.h"
+#include "base/wall_clock.h"
 
 #define STOP_WAIT_MS 5000
 

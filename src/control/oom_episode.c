@@ -1,5 +1,5 @@
 /* oom_episode.c: one OutOfMemoryError profile per episode (see oom_episode.h). */
-#include "oom_episode.h"
+#include "control/oom_episode.h"
 
 bool hs_oom_episode_exhausted(hs_oom_episode *e, bool low_valid, uint64_t low_since_last,
                               uint64_t used_now) {

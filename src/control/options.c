@@ -12,15 +12,15 @@
  * untouched: items are parsed into a copy that replaces it only when all were good.
  *
  * Nothing here allocates or keeps global state; everything is in fixed buffers. */
-#include "options.h"
+#include "control/options.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pyroscope_ingest.h"
-#include "text.h"
+#include "export/pyroscope_ingest.h"
+#include "base/text.h"
 
 /* SetHeapSamplingInterval takes a jint. */
 #define INTERVAL_MAX INT64_C(2147483647)

@@ -3,7 +3,7 @@
  * One state per process. The push thread alone builds windows, uses the sink and the
  * transport; the status command reads the sink's counters (locked inside the sink) and
  * the fields set before the thread starts. */
-#include "push_export.h"
+#include "control/push_export.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,16 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent_thread.h"
-#include "dumps.h"
-#include "ingest_shape.h"
-#include "log.h"
-#include "pprof.h"
-#include "push_sink.h"
-#include "push_transport.h"
-#include "pyroscope_ingest.h"
-#include "snapshot.h"
-#include "wall_clock.h"
+#include "control/agent_thread.h"
+#include "control/dumps.h"
+#include "export/ingest_shape.h"
+#include "base/log.h"
+#include "output/pprof.h"
+#include "export/push_sink.h"
+#include "export/push_transport.h"
+#include "export/pyroscope_ingest.h"
+#include "output/snapshot.h"
+#include "base/wall_clock.h"
 
 #define CONNECT_TIMEOUT_MS 3000
 #define REQUEST_TIMEOUT_MS 10000

@@ -1,14 +1,14 @@
 /* report_facts.c: what the report's header and its suspects need from the running agent (see
  * report_facts.h). */
-#include "report_facts.h"
+#include "control/report_facts.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "live_tracker.h"
-#include "suspects.h"
-#include "throttle.h"
-#include "wall_clock.h"
+#include "live/live_tracker.h"
+#include "live/suspects.h"
+#include "sampling/throttle.h"
+#include "base/wall_clock.h"
 
 /* The rate cap in a few words, for the report's header. */
 static void rate_cap_text(hs_agent *agent, char *out, size_t len) {

@@ -1,13 +1,13 @@
 /* sampling.c: sampling on and off (see sampling.h). */
-#include "sampling.h"
+#include "control/sampling.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "hotspot_tables.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "throttle.h"
+#include "heap/hotspot_tables.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "sampling/throttle.h"
 
 static jvmtiError set_event(jvmtiEnv *jvmti, jvmtiEventMode mode) {
     return (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);

@@ -1,6 +1,6 @@
 /* http_message.c: the request head parser, query parameters, the bearer-token check and
  * the response head (see http_message.h). */
-#include "http_message.h"
+#include "export/http_message.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * answers later) -> WRITING (head, then body) -> closed. Every state has a deadline on the
  * monotonic clock; the loop's poll timeout is the nearest one, so nothing waits past it.
  * A self-pipe wakes the loop for hs_http_server_stop. */
-#include "http_server.h"
+#include "export/http_server.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

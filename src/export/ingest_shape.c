@@ -1,13 +1,13 @@
 /* ingest_shape.c: a profile made acceptable to an ingester (see ingest_shape.h). */
-#include "ingest_shape.h"
+#include "export/ingest_shape.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "live_age.h"
-#include "utf8.h"
+#include "live/live_age.h"
+#include "base/utf8.h"
 
 hs_ingest_limits hs_ingest_default_limits(void) {
     return (hs_ingest_limits){.max_samples = HS_INGEST_MAX_SAMPLES,

@@ -1,10 +1,10 @@
 /* pprof_query.c: seconds=, gc= and debug= of a profile request (see pprof_query.h). */
-#include "pprof_query.h"
+#include "export/pprof_query.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_message.h"
+#include "export/http_message.h"
 
 #define NOT_PRESENT (-2)
 #define MALFORMED (-1)

@@ -1,5 +1,5 @@
 /* pprof_routes.c: the endpoint's paths, parameters and answers (see pprof_routes.h). */
-#include "pprof_routes.h"
+#include "export/pprof_routes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* push_sink.c: the push queue and its retry policy (see push_sink.h). */
-#include "push_sink.h"
+#include "export/push_sink.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * Our own declarations of the few libcurl entry points and option numbers used (they are
  * part of libcurl's stable ABI, listed in curl/curl.h), so building needs no curl headers
  * and running needs libcurl only when push= is given. */
-#include "push_transport.h"
+#include "export/push_transport.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "http_message.h"
-#include "wall_clock.h"
+#include "export/http_message.h"
+#include "base/wall_clock.h"
 
 typedef void CURL;
 struct curl_slist;

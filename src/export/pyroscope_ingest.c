@@ -1,5 +1,5 @@
 /* pyroscope_ingest.c: Pyroscope's ingest URL, labels and headers (see pyroscope_ingest.h). */
-#include "pyroscope_ingest.h"
+#include "export/pyroscope_ingest.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /* g1_regions.c: G1's region size and humongous threshold (see g1_regions.h). */
-#include "g1_regions.h"
+#include "heap/g1_regions.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "jni_util.h"
-#include "log.h"
-#include "vmstructs.h"
+#include "heap/jni_util.h"
+#include "base/log.h"
+#include "heap/vmstructs.h"
 
 static int is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
 

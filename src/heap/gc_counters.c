@@ -1,10 +1,10 @@
 /* gc_counters.c: CollectedHeap's collection counters (see gc_counters.h). */
-#include "gc_counters.h"
+#include "heap/gc_counters.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "hotspot_tables.h"
+#include "heap/hotspot_tables.h"
 
 bool hs_gc_counters_plausible(uint32_t total, uint32_t full) { return full <= total; }
 

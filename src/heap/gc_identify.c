@@ -1,11 +1,11 @@
 /* gc_identify.c: which collector the JVM runs (see gc_identify.h). */
-#include "gc_identify.h"
+#include "heap/gc_identify.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "jni_util.h"
-#include "log.h"
+#include "heap/jni_util.h"
+#include "base/log.h"
 
 static const struct {
     const char *bean_name;

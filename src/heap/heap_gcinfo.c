@@ -1,12 +1,12 @@
 /* heap_gcinfo.c: heap used after the last GC from com.sun.management.GcInfo (see
  * heap_gcinfo.h). */
-#include "heap_gcinfo.h"
+#include "heap/heap_gcinfo.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "jni_util.h"
-#include "log.h"
+#include "heap/jni_util.h"
+#include "base/log.h"
 
 static int ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);

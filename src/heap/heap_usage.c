@@ -7,17 +7,17 @@
  * Reads then do no lookups. The management beans are touched only when needed (gcinfo, or
  * flags that do not tell): listing them loads ~340 classes, ~60 ms of CPU. Local references
  * of create live in one PushLocalFrame/PopLocalFrame pair. */
-#include "heap_usage.h"
+#include "heap/heap_usage.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "g1_regions.h"
-#include "heap_gcinfo.h"
-#include "heap_vmstructs.h"
-#include "hotspot_tables.h"
-#include "jni_util.h"
-#include "log.h"
+#include "heap/g1_regions.h"
+#include "heap/heap_gcinfo.h"
+#include "heap/heap_vmstructs.h"
+#include "heap/hotspot_tables.h"
+#include "heap/jni_util.h"
+#include "base/log.h"
 
 /* The longest reason a source could not be set up. */
 #define HS_WHY_MAX 192

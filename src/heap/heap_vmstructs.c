@@ -1,13 +1,13 @@
 /* heap_vmstructs.c: heap used after the last GC, read from CollectedHeap::_used_at_last_gc
  * (see heap_vmstructs.h). */
-#include "heap_vmstructs.h"
+#include "heap/heap_vmstructs.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "jni_util.h"
-#include "log.h"
-#include "vmstructs.h"
+#include "heap/jni_util.h"
+#include "base/log.h"
+#include "heap/vmstructs.h"
 
 /* Calibration accepts a capacity up to 1/HS_CALIBRATION_SLACK below totalMemory(). */
 #define HS_CALIBRATION_SLACK 8

@@ -4,7 +4,7 @@
  * flags in it are final by VMInit (argument processing, including the ergonomic choice of the
  * collector, is over). Reading them here spares the ~340 classes that asking the management
  * beans the same question loads at startup. */
-#include "hotspot_tables.h"
+#include "heap/hotspot_tables.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

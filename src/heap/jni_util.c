@@ -1,5 +1,5 @@
 /* jni_util.c: checked JNI calls for the heap modules (see jni_util.h). */
-#include "jni_util.h"
+#include "heap/jni_util.h"
 
 #include <stdio.h>
 

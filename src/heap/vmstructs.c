@@ -4,7 +4,7 @@
  * header, because the serviceability agent reads it from another process. We honour that and
  * never assume the layout: every field is read at the offset the JVM declares, with memcpy so
  * that a table with unusual alignment (the unit test's fake one) is read without UB. */
-#include "vmstructs.h"
+#include "heap/vmstructs.h"
 
 #include <string.h>
 

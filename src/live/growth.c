@@ -1,12 +1,12 @@
 /* growth.c: per-GC in-use records per site kept at four horizons, and the ranking of
  * growing sites (see growth.h for the estimates, their errors and the memory bound). */
-#include "growth.h"
+#include "live/growth.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "estimate.h" /* hs_ht_variance: sum W (W - 1) size^2 */
+#include "sampling/estimate.h" /* hs_ht_variance: sum W (W - 1) size^2 */
 
 /* One site in a point: sums over its samples that survived the GC (born before the
  * point's epoch), over those a marking judged (born before judged_before), and over the

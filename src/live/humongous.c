@@ -1,12 +1,12 @@
 /* humongous.c: G1 humongous objects tracked by identity hash, judged live by a heap walk
  * at dump time (see humongous.h for why no reference is held). */
-#include "humongous.h"
+#include "live/humongous.h"
 
 #include <stdlib.h>
 
-#include "live_table.h"
-#include "log.h"
-#include "survival.h"
+#include "live/live_table.h"
+#include "base/log.h"
+#include "sampling/survival.h"
 
 /* The tag the heap walk puts on humongous objects; removed right after. */
 #define PRESENT_TAG ((jlong)0x6873687567650001LL)

@@ -1,5 +1,5 @@
 /* live_age.c: age buckets of live samples and the per-site split by age (see live_age.h). */
-#include "live_age.h"
+#include "live/live_age.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* live_scale.c: live-heap scaling and sum-preserving rounding (see live_scale.h). */
-#include "live_scale.h"
+#include "live/live_scale.h"
 
 #include <math.h>
 

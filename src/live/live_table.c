@@ -16,7 +16,7 @@
  * slot with acquire ordering, so a clear always comes before the next claimant's set: a
  * bit is never lost while its slot is in use. A walk that reads a bit still clear misses
  * only an entry whose insert is under way, as if it had come just after the walk. */
-#include "live_table.h"
+#include "live/live_table.h"
 
 #include <stdlib.h>
 

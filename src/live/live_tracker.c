@@ -1,23 +1,23 @@
 /* live_tracker.c: weak refs per sampled object, GC epochs, the sweeper thread
  * (see live_tracker.h). */
-#include "live_tracker.h"
+#include "live/live_tracker.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "faults.h"
-#include "gc_counters.h"
-#include "growth.h"
-#include "humongous.h"
-#include "live_age.h"
-#include "live_table.h"
-#include "log.h"
-#include "wall_clock.h"
-#include "sample_table.h"
-#include "suspects.h"
-#include "survival.h"
-#include "throttle.h" /* hs_throttle_clock_nanos: the cheap clock of the hot path */
+#include "base/faults.h"
+#include "heap/gc_counters.h"
+#include "live/growth.h"
+#include "live/humongous.h"
+#include "live/live_age.h"
+#include "live/live_table.h"
+#include "base/log.h"
+#include "base/wall_clock.h"
+#include "sampling/sample_table.h"
+#include "live/suspects.h"
+#include "sampling/survival.h"
+#include "sampling/throttle.h" /* hs_throttle_clock_nanos: the cheap clock of the hot path */
 
 /* Humongous objects tracked at once (by identity, see humongous.h): each is at least half
  * a G1 region, so 16k entries cover 8 GB or more of humongous allocation between dumps

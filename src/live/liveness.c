@@ -1,7 +1,7 @@
 /* liveness.c: the ledger of complete markings (see liveness.h). */
-#include "liveness.h"
+#include "live/liveness.h"
 
-#include "live_age.h" /* hs_age_split_integer */
+#include "live/live_age.h" /* hs_age_split_integer */
 
 static uint64_t pack(uint32_t judged_before, uint32_t markings) {
     return (uint64_t)judged_before << 32 | markings;

@@ -44,7 +44,7 @@
  * The figures (targets reached per site, objects and bytes visited against the heap used
  * and the objects in use, pauses, and what ended the walk) go to the profile's comments and
  * to the caller (hs_retention_figures), for the operator's answer. */
-#include "retention.h"
+#include "live/retention.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,15 +52,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "jvm_names.h"
-#include "live_tracker.h"
-#include "log.h"
-#include "profile.h"
-#include "profile_output.h"
-#include "sample_table.h"
-#include "suspects.h"
-#include "symbols.h"
-#include "wall_clock.h"
+#include "sampling/jvm_names.h"
+#include "live/live_tracker.h"
+#include "base/log.h"
+#include "profile/profile.h"
+#include "output/profile_output.h"
+#include "sampling/sample_table.h"
+#include "live/suspects.h"
+#include "sampling/symbols.h"
+#include "base/wall_clock.h"
 
 #define MAX_TARGETS (HS_RETENTION_MAX_SITES * HS_RETENTION_PER_SITE)
 #define MAX_CHAIN 512  /* references followed back from a target */

@@ -1,12 +1,12 @@
 /* retention_plan.c: the pure decisions of the retention walk (see retention_plan.h). */
-#include "retention_plan.h"
+#include "live/retention_plan.h"
 
 #include <jvmti.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "text.h"
+#include "base/text.h"
 
 bool hs_retention_root_transient(int kind) {
     return kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL || kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL ||

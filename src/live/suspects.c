@@ -1,17 +1,17 @@
 /* suspects.c: names and words the growing sites growth.c ranks (see suspects.h). */
-#include "suspects.h"
+#include "live/suspects.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "estimate.h"
-#include "live_age.h"
-#include "live_tracker.h"
-#include "overflow.h"
-#include "report.h"
-#include "sample_table.h"
-#include "stack_store.h"
-#include "symbols.h"
+#include "sampling/estimate.h"
+#include "live/live_age.h"
+#include "live/live_tracker.h"
+#include "sampling/overflow.h"
+#include "output/report.h"
+#include "sampling/sample_table.h"
+#include "sampling/stack_store.h"
+#include "sampling/symbols.h"
 
 /* The age the lines quote a share for: "older than 8 GCs". */
 #define OLD_AGE 8

@@ -13,7 +13,7 @@
  * written as '_'. An empty name, or a sample without frames, is written as "[unknown]",
  * the name perf and flamegraph.pl use for a frame they cannot name, rather than an
  * empty frame that readers would collapse away. */
-#include "collapsed.h"
+#include "output/collapsed.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -14,7 +14,7 @@
  * and the directory is fsync'ed so that the rename itself survives a crash. Any failure
  * unlinks the temporary file: the previous profile stays as it was, and the error (ENOSPC
  * included) is reported with its step. */
-#include "file_output.h"
+#include "output/file_output.h"
 
 #include <errno.h>
 #include <fcntl.h>

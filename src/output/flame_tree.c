@@ -6,13 +6,13 @@
  * summed at the end in one backward pass, which works because a parent's index is below
  * its children's. The mean ages are summed the same way: age_seconds holds the sum of
  * bytes x seconds until the pass divides it by aged_bytes. */
-#include "flame_tree.h"
+#include "output/flame_tree.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 struct hs_flame_tree {
     hs_flame_node *nodes;

@@ -15,8 +15,8 @@
  * one itself), whole seconds], for the nodes that hold in-use bytes with an age
  * (flame_tree.h): without live tracking the list is empty.
  */
-#include "html.h"
-#include "text.h"
+#include "output/html.h"
+#include "base/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame_tree.h"
+#include "output/flame_tree.h"
 
 /* Generated from src/output/flamegraph.html at build time. */
 extern const char hs_flamegraph_template[];

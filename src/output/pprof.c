@@ -9,7 +9,7 @@
  *
  * Strings are interned first into a table (index 0 is ""), so that every message can
  * refer to its strings by index while fields are written in field-number order. */
-#include "pprof.h"
+#include "output/pprof.h"
 
 #include <errno.h>
 #include <limits.h>

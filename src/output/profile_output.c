@@ -1,18 +1,18 @@
 /* profile_output.c: snapshot, encode (pprof, collapsed, html or a caller's encoder), write
  * atomically or into a reply.h file. */
-#include "profile_output.h"
+#include "output/profile_output.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "collapsed.h"
-#include "file_output.h"
-#include "html.h"
-#include "log.h"
-#include "pprof.h"
-#include "reply.h"
-#include "snapshot.h"
+#include "output/collapsed.h"
+#include "output/file_output.h"
+#include "output/html.h"
+#include "base/log.h"
+#include "output/pprof.h"
+#include "output/reply.h"
+#include "output/snapshot.h"
 
 /* Encodes as gzipped profile.proto. */
 static int encode_pprof(const hs_profile *p, uint8_t **out, size_t *len) {

@@ -1,5 +1,5 @@
 /* reply.c: answering into files the operator's command created (see reply.h). */
-#include "reply.h"
+#include "output/reply.h"
 
 #include <errno.h>
 #include <fcntl.h>

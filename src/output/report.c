@@ -10,7 +10,7 @@
  * rows add them up.
  * Columns are as wide as their widest cell; when the table would be wider than width=,
  * the least important columns go first, and the site column takes what is left. */
-#include "report.h"
+#include "output/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "live_scale.h"
+#include "live/live_scale.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */

@@ -4,7 +4,7 @@
  * method and line). The allocated class is a leaf pseudo-frame, so flame graphs and
  * `pprof -top` show what was allocated where. Values are unbiased per bucket: all
  * samples of a bucket have one object size s, so scale = 1 / (1 - exp(-s/interval)). */
-#include "snapshot.h"
+#include "output/snapshot.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -13,22 +13,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "estimate.h"
-#include "live_age.h"
-#include "log.h"
-#include "wall_clock.h"
-#include "live_tracker.h"
-#include "liveness.h"
-#include "overflow.h"
-#include "ptr_map.h"
-#include "sample_table.h"
-#include "sampler_bias.h"
-#include "stack_store.h"
-#include "suspects.h"
-#include "survival.h"
-#include "symbols.h"
-#include "throttle.h"
-#include "thread_names.h"
+#include "sampling/estimate.h"
+#include "live/live_age.h"
+#include "base/log.h"
+#include "base/wall_clock.h"
+#include "live/live_tracker.h"
+#include "live/liveness.h"
+#include "sampling/overflow.h"
+#include "sampling/ptr_map.h"
+#include "sampling/sample_table.h"
+#include "sampling/sampler_bias.h"
+#include "sampling/stack_store.h"
+#include "live/suspects.h"
+#include "sampling/survival.h"
+#include "sampling/symbols.h"
+#include "sampling/throttle.h"
+#include "sampling/thread_names.h"
 
 /* Above this share of allocated bytes under [truncated], the dump warns on stderr. */
 #define HS_TRUNCATION_WARN_SHARE 0.05

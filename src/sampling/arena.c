@@ -19,7 +19,7 @@
  *
  * Chunks are never reused or freed while the arena lives, so a thread holding a stale
  * `current` can still bump safely into it, or fail and retry. */
-#include "arena.h"
+#include "sampling/arena.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

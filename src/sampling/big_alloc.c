@@ -1,5 +1,5 @@
 /* big_alloc.c: huge-page friendly zeroed allocations for large tables (see big_alloc.h). */
-#include "big_alloc.h"
+#include "sampling/big_alloc.h"
 
 #include <stdint.h>
 #include <sys/mman.h>

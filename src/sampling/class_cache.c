@@ -15,15 +15,15 @@
  * Names are interned in their own bounded-window index (name hash -> id), so ids are per
  * name. Ids are never reused, and names never freed: buckets of the profile refer to them
  * for as long as the agent runs. */
-#include "class_cache.h"
+#include "sampling/class_cache.h"
 
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "log.h"
+#include "base/hash.h"
+#include "base/log.h"
 
 enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_DEAD, SLOT_FREE };
 

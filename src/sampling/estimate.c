@@ -1,9 +1,9 @@
 /* estimate.c: unbiasing of sampled counts (see estimate.h). */
-#include "estimate.h"
+#include "sampling/estimate.h"
 
 #include <math.h>
 
-#include "sample_table.h"
+#include "sampling/sample_table.h"
 
 double hs_unbias_scale(double avg_size, int64_t interval) {
     if (interval <= 0 || avg_size <= 0) return 1.0;

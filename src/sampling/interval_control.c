@@ -1,6 +1,6 @@
 /* interval_control.c: raising and lowering the JVM's sampling interval under the rate cap
  * (see interval_control.h for the rule and its hysteresis). Pure: no JVM, no clock. */
-#include "interval_control.h"
+#include "sampling/interval_control.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* jvm_names.c: JVM signatures -> readable Java names (see jvm_names.h). */
-#include "jvm_names.h"
+#include "sampling/jvm_names.h"
 
 #include <stdbool.h>
 #include <stdio.h>

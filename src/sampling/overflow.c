@@ -1,13 +1,13 @@
 /* overflow.c: counting samples that found no room in the tables (see overflow.h). */
-#include "overflow.h"
+#include "sampling/overflow.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "estimate.h"
-#include "log.h"
-#include "sample_table.h"
-#include "stack_store.h"
+#include "sampling/estimate.h"
+#include "base/log.h"
+#include "sampling/sample_table.h"
+#include "sampling/stack_store.h"
 
 void hs_overflow_init(hs_overflow *o, int64_t memory) {
     atomic_init(&o->folded, 0);

@@ -9,13 +9,13 @@
  * to an equal key, so nobody waits for the slot's owner to finish: whichever value CAS
  * lands first is the one value the key ever has. A reader that finds the key with no
  * value yet reports it absent ("not there yet"). */
-#include "ptr_map.h"
+#include "sampling/ptr_map.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
 #define MAX_CAPACITY ((uint32_t)1 << 30)

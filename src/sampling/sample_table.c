@@ -10,15 +10,15 @@
  * probes on with the same bucket. A bucket's `published` flag is set only once it is in the
  * table, by every thread returning its index, so get fails on holes and finds every
  * returned index. Counters are only touched with fetch_add. Nobody waits for anybody. */
-#include "sample_table.h"
+#include "sampling/sample_table.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "big_alloc.h"
+#include "sampling/big_alloc.h"
 
-#include "hash.h"
+#include "base/hash.h"
 
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */
 #define MAX_CAPACITY ((uint32_t)1 << 30)

@@ -10,15 +10,15 @@
  * the symbol arena only then. */
 #include <assert.h>
 
-#include "estimate.h"
-#include "faults.h"
-#include "sample_table.h"
-#include "sampler.h"
-#include "stack_store.h"
-#include "survival.h"
-#include "symbols.h"
-#include "throttle.h"
-#include "thread_names.h"
+#include "sampling/estimate.h"
+#include "base/faults.h"
+#include "sampling/sample_table.h"
+#include "sampling/sampler.h"
+#include "sampling/stack_store.h"
+#include "sampling/survival.h"
+#include "sampling/symbols.h"
+#include "sampling/throttle.h"
+#include "sampling/thread_names.h"
 
 /* The frames buffer is filled by JVMTI as jvmtiFrameInfo and then rewritten in place as
  * hs_frame, which the stack store reads. Both are 16 bytes, so index i of one sits

@@ -1,6 +1,6 @@
 /* sampler_bias.c: the JVM versions whose sampler is biased, and the note about it
  * (see sampler_bias.h for the derivation). */
-#include "sampler_bias.h"
+#include "sampling/sampler_bias.h"
 
 #include <stdio.h>
 

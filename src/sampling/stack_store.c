@@ -10,15 +10,15 @@
  * Losing to another stack, it probes on with the same record. by_id[id] is set only once the
  * record is in the table, by every thread returning the id (all store the same pointer), so
  * get() fails on holes and finds every returned id. Nobody waits for anybody. */
-#include "stack_store.h"
+#include "sampling/stack_store.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "big_alloc.h"
+#include "sampling/big_alloc.h"
 
-#include "arena.h"
-#include "hash.h"
+#include "sampling/arena.h"
+#include "base/hash.h"
 
 #define ARENA_CHUNK_SIZE ((size_t)1 << 20)
 /* Keeps the slot count (twice the capacity, rounded up) well inside a size_t. */

@@ -1,13 +1,13 @@
 /* survival.c: the survival-weighted factors of the rate cap (see survival.h): the learner's
  * counts per slot, the factors it publishes, the callbacks' lookup. */
-#include "survival.h"
+#include "sampling/survival.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 #define FACTOR_ONE 256.0 /* fixed point of a published factor; 0: nothing published */
 

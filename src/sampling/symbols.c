@@ -1,15 +1,15 @@
 /* symbols.c: eager, cached resolution of methods and classes (see symbols.h). */
-#include "symbols.h"
+#include "sampling/symbols.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "class_cache.h"
-#include "log.h"
-#include "ptr_map.h"
+#include "sampling/arena.h"
+#include "sampling/class_cache.h"
+#include "base/log.h"
+#include "sampling/ptr_map.h"
 
 struct hs_symbols {
     hs_arena *arena;

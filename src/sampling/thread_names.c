@@ -1,5 +1,5 @@
 /* thread_names.c: interned Java thread names (see thread_names.h). */
-#include "thread_names.h"
+#include "sampling/thread_names.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

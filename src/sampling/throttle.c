@@ -7,7 +7,7 @@
  * and the weight sums are the only line written by the threads, and only for kept samples.
  * Offered samples are counted in stripes, one cache line each, a thread always in the same
  * one. Everything below "checker state" is touched only by the thread holding `checking`. */
-#include "throttle.h"
+#include "sampling/throttle.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "interval_control.h"
-#include "sample_table.h"
+#include "base/hash.h"
+#include "sampling/interval_control.h"
+#include "sampling/sample_table.h"
 
 #define P_MIN 1e-12 /* keeps 1/p in range of the weights' fixed point */
 #define TOKEN (INT64_C(1) << 20) /* one sample in the bucket's fixed point */

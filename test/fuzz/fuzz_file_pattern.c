@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "options.h"
+#include "control/options.h"
 
 #define CHECK(cond) \
     do {            \

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_message.h"
+#include "export/http_message.h"
 
 #define CHECK(cond) \
     do {            \

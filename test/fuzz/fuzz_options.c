@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "control/options.h"
 
 #define CHECK(cond) \
     do {            \
