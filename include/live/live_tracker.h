@@ -26,7 +26,6 @@
 #include "live/live_age.h"
 #include "live/live_scale.h"
 #include "live/liveness.h"
-#include "control/options.h"
 #include "sampling/sampled.h"
 
 /* Growing sites a dump reports. */

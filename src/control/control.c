@@ -198,7 +198,7 @@ static int encode_dump(const hs_profile *p, void *ctx, uint8_t **out, size_t *le
         static const hs_format formats[] = {[HS_DUMP_PPROF] = HS_FORMAT_PPROF,
                                             [HS_DUMP_COLLAPSED] = HS_FORMAT_COLLAPSED,
                                             [HS_DUMP_HTML] = HS_FORMAT_HTML};
-        return hs_profile_encode_format(formats[e->format], e->metric, p, out, len);
+        return hs_profile_encode_format(formats[e->format], hs_metric_name(e->metric), p, out, len);
     }
     hs_report_options o;
     hs_report_options_defaults(&o);
