@@ -8,8 +8,8 @@
 #include "live/live_age.h"
 #include "live/live_tracker.h"
 #include "sampling/overflow.h"
-#include "output/report.h"
 #include "sampling/sample_table.h"
+#include "sampling/jvm_names.h"
 #include "sampling/stack_store.h"
 #include "sampling/symbols.h"
 
@@ -73,12 +73,12 @@ void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, 
         const hs_method_info *m = hs_symbols_cached_method(sampled->symbols, (jmethodID)frames[i].method);
         names[n] = m ? m->name : "[unknown]";
         lines[n] = m ? hs_line_for_bci(m->lines, m->nlines, frames[i].bci) : 0;
-        if (m && names[n][0] != '[' && !hs_report_is_jdk_frame(names[n])) { /* the key's frame */
+        if (m && names[n][0] != '[' && !hs_is_jdk_frame(names[n])) { /* the key's frame */
             n++;
             break;
         }
     }
-    hs_report_site_key(names, lines, n, cls, out, len);
+    hs_site_key(names, lines, n, cls, out, len);
 }
 
 int hs_suspect_growth_info(uint32_t bucket, double *size, double *scale, uint64_t *site,

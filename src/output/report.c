@@ -1,7 +1,7 @@
 /* report.c: the terminal report of a profile, and the retention paths as text (see
  * report.h).
  *
- * The profile's samples are keyed by site (hs_report_site_key), sorted by key and merged:
+ * The profile's samples are keyed by site (hs_site_key, jvm_names.h), sorted by key and merged:
  * one row per site with its sums. The ± of a site's in-use bytes is one standard error of
  * the Horvitz-Thompson estimate: each tracked live sample of an object of s bytes stands
  * for W objects (its own weight: unbias scale, rate cap, thinning), so the in-use estimate
@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "live/live_scale.h"
+#include "sampling/jvm_names.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */
@@ -37,29 +38,6 @@ void hs_report_options_defaults(hs_report_options *o) {
 
 const char *hs_report_rank_name(hs_report_rank by) {
     return by == HS_RANK_ALLOC ? "alloc" : by == HS_RANK_GROWTH ? "growth" : "inuse";
-}
-
-bool hs_report_is_jdk_frame(const char *name) {
-    static const char *const prefixes[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
-    return false;
-}
-
-static bool is_pseudo(const char *name) { return name[0] == '['; }
-
-void hs_report_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
-                        const char *class_name, char *out, size_t len) {
-    const char *cls = class_name && *class_name ? class_name : "[unknown]";
-    uint32_t pick = 0;
-    while (pick < n && (hs_report_is_jdk_frame(frames[pick]) || is_pseudo(frames[pick]))) pick++;
-    if (pick == n) pick = 0; /* all in the JDK: the leaf frame */
-    if (n == 0)
-        snprintf(out, len, "[no Java frames] " ARROW " %s", cls);
-    else if (lines[pick] > 0)
-        snprintf(out, len, "%s:%lld " ARROW " %s", frames[pick], (long long)lines[pick], cls);
-    else
-        snprintf(out, len, "%s " ARROW " %s", frames[pick], cls);
 }
 
 /* --- figures ------------------------------------------------------------------------ */
@@ -190,7 +168,7 @@ static void sample_key(const hs_profile *p, const hs_sample *s, char *out, size_
         frames[n] = function_name(p, s->locations[i]);
         lines[n] = p->locations[s->locations[i]].line;
     }
-    hs_report_site_key(frames, lines, n, function_name(p, s->locations[0]), out, len);
+    hs_site_key(frames, lines, n, function_name(p, s->locations[0]), out, len);
 }
 
 static int compare_keys(const void *a, const void *b) {

@@ -115,28 +115,6 @@ static size_t widest_line(const char *text) {
     return widest;
 }
 
-static void test_site_keys(void) {
-    char key[256];
-    const char *frames[] = {"java.util.Arrays.copyOf", "javax.x.Y.z", "jdk.internal.A.b",
-                            "sun.misc.C.d", "com.sun.E.f", "[truncated]", "com.acme.Cache.put"};
-    const int64_t lines[] = {1, 2, 3, 4, 5, 0, 88};
-    hs_report_site_key(frames, lines, 7, "byte[]", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "com.acme.Cache.put:88 → byte[]");
-    hs_report_site_key(frames, lines, 5, "byte[]", key, sizeof key); /* all JDK: the leaf */
-    CU_ASSERT_STRING_EQUAL(key, "java.util.Arrays.copyOf:1 → byte[]");
-    const char *plain[] = {"Main.main"};
-    const int64_t no_line[] = {0};
-    hs_report_site_key(plain, no_line, 1, "java.lang.String", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "Main.main → java.lang.String");
-    hs_report_site_key(NULL, NULL, 0, "int[]", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "[no Java frames] → int[]");
-    CU_ASSERT_TRUE(hs_report_is_jdk_frame("java.lang.String.<init>"));
-    CU_ASSERT_TRUE(hs_report_is_jdk_frame("com.sun.proxy.X.y"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("javafx.scene.Node.x"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("com.sunny.A.b"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("jdkx.A.b"));
-}
-
 static void test_sizes(void) {
     struct {
         double bytes;
@@ -414,7 +392,6 @@ static void test_paths_text(void) {
 
 void register_tests(void) {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
-    CU_add_test(suite, "site keys skip JDK frames", test_site_keys);
     CU_add_test(suite, "sizes in powers of 1024", test_sizes);
     CU_add_test(suite, "ranked by in-use bytes, stacks of a site merged", test_rank_by_inuse_merges_sites);
     CU_add_test(suite, "ranked by allocation and by growth; n=", test_rank_by_alloc_and_growth);
