@@ -37,4 +37,8 @@ typedef struct {
 
 void hs_bounded_printf(hs_bounded *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* "1.5 MiB", "812 B", "3.25 GiB": three significant figures, powers of 1024 (a KiB from
+ * 1000 B on, so no figure reads 1000 or more). */
+void hs_size_text(double bytes, char *out, size_t len);
+
 #endif

@@ -1,11 +1,11 @@
 /* agent.h: the agent's state, in one place.
  *
  * There is one agent per JVM. Everything it owns hangs off hs_agent: the options, the
- * sampling tables, the symbol cache, counters. Only the top layer reaches it through
- * hs_agent_get(): the entry points and JVMTI callbacks (agent.c), control/, and the
- * allocation callback (sampler.c). The modules below control/ are given the narrow part
- * they read (hs_agent_sampled, hs_agent_snapshot_source, hs_agent_retention_source, the
- * live tracker's hs_live_config and slot), never the agent. */
+ * sampling tables, the symbol cache, counters. Only the top floor reaches it through
+ * hs_agent_get(): the entry points and JVMTI callbacks (agent.c) and control/. The modules
+ * below control/ are given the narrow part they read (hs_agent_sampled,
+ * hs_agent_snapshot_source, hs_agent_retention_source, the live tracker's hs_live_config and
+ * slot, the sampler's hs_sampler_install), never the agent. */
 #ifndef HS_AGENT_H
 #define HS_AGENT_H
 

@@ -11,12 +11,13 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "heap/heap_source.h"
+#include "live/live_scale.h"
+#include "output/file_output.h"
+#include "output/format.h"
 
-#define HS_PATH_MAX 4096
-
-typedef enum { HS_FORMAT_PPROF = 0, HS_FORMAT_COLLAPSED, HS_FORMAT_HTML } hs_format;
-typedef enum { HS_HEAP_AUTO = 0, HS_HEAP_VMSTRUCTS, HS_HEAP_GCINFO, HS_HEAP_NONE } hs_heap_source;
-typedef enum { HS_SCALE_RESIDUAL = 0, HS_SCALE_PROPORTIONAL } hs_live_scale;
+/* The choices of heap_source=, live_scale= and format= are named by the floors that act on
+ * them (heap_source.h, live_scale.h, format.h); HS_PATH_MAX by file_output.h. */
 /* collapsed=: the one metric format=collapsed writes (the pprof sample type's name). */
 typedef enum {
     HS_METRIC_ALLOC_SPACE = 0,

@@ -28,8 +28,8 @@
 
 #include "heap/g1_regions.h"
 #include "heap/gc_identify.h"
+#include "heap/heap_source.h"
 #include "heap/heap_vmstructs.h"
-#include "control/options.h"
 
 typedef struct hs_heap_usage hs_heap_usage;
 

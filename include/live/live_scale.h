@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "control/options.h" /* hs_live_scale */
+/* live_scale=: the mode (above). */
+typedef enum { HS_SCALE_RESIDUAL = 0, HS_SCALE_PROPORTIONAL } hs_live_scale;
 
 #define HS_LIVE_RESIDUAL_NAME "[heap not attributed to samples]"
 

@@ -27,7 +27,6 @@
 #include "live/live_age.h"
 #include "live/live_scale.h"
 #include "live/liveness.h"
-#include "control/options.h"
 #include "sampling/sampled.h"
 
 /* Growing sites a dump reports. */

@@ -43,21 +43,16 @@ typedef struct hs_retention_source {
     const char *java_version; /* how the JVM marks object headers in a walk */
 } hs_retention_source;
 
-/* Walks and writes the paths profile of the `sites` sites with the most in-use bytes to
- * `path` (atomically). budget_ms bounds each stop-the-world pause of the walk
- * (HS_RETENTION_DEFAULT_BUDGET_MS unless the operator asked for more). Fills *figures
- * (may be NULL) with what the walk reached and visited, for an answer to the operator
- * (hs_retention_format_figures). JNI thread, live tracking on. 0, or -1 with one logged
- * line. */
-int hs_retention_write(const hs_retention_source *src, JNIEnv *jni, const char *path, uint32_t sites,
-                       int64_t budget_ms, hs_retention_figures *figures);
-
-/* The same walk, the paths profile returned instead of written (the `paths` command
- * prints it, report.h): each sample has the string label "site" = the site's rank (1 =
- * most in-use bytes), and one comment per site (hs_retention_format_site) says
+/* Walks the heap from the GC roots to the tracked objects of the `sites` sites with the
+ * most in-use bytes and returns their paths as a profile (the OOM dump writes it beside
+ * its profile, the `paths` command prints it, report.h): each sample has the string label
+ * "site" = the site's rank (1 = most in-use bytes), and one comment per site
+ * (hs_retention_format_site) says
  *   site <rank>: <site key>, <bytes> in use: <k> of <m> reached
- * Fills *figures (may be NULL) as hs_retention_write does. NULL on failure (logged).
- * Free with hs_profile_free. */
+ * budget_ms bounds each stop-the-world pause of the walk (HS_RETENTION_DEFAULT_BUDGET_MS
+ * unless the operator asked for more). Fills *figures (may be NULL) with what the walk
+ * reached and visited, for an answer to the operator (hs_retention_format_figures). JNI
+ * thread, live tracking on. NULL on failure (logged). Free with hs_profile_free. */
 hs_profile *hs_retention_build(const hs_retention_source *src, JNIEnv *jni, uint32_t sites, int64_t budget_ms,
                                hs_retention_figures *figures);
 

@@ -10,6 +10,10 @@
 
 #include <stddef.h>
 
+/* The longest path (with its NUL) a profile is written to, and that an option or a command
+ * takes: Linux's PATH_MAX. */
+#define HS_PATH_MAX 4096
+
 /* Returns 0, or -1 with "cannot write PATH: <strerror>" (and which step) in err. */
 int hs_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 

@@ -17,8 +17,9 @@ int hs_write_profile(const hs_snapshot_source *src, JNIEnv *jni, const char *pat
 int hs_write_profile_request(const hs_snapshot_source *src, JNIEnv *jni, const char *path,
                              const hs_snapshot_request *req);
 
-/* Encodes p in one format (collapsed: the metric collapsed= names). Bytes malloc'd. 0 or -1. */
-int hs_profile_encode_format(hs_format format, hs_metric metric, const hs_profile *p,
+/* Encodes p in one format (collapsed, html: metric is the sample type they show, as
+ * collapsed= names it: "alloc_space", ...). Bytes malloc'd. 0 or -1. */
+int hs_profile_encode_format(hs_format format, const char *metric, const hs_profile *p,
                              uint8_t **out, size_t *len);
 
 /* Another encoding (the text report): bytes malloc'd; 0 or -1 (ENOMEM). */

@@ -46,7 +46,7 @@ void hs_report_options_defaults(hs_report_options *o);
 /* "inuse", "alloc", "growth" */
 const char *hs_report_rank_name(hs_report_rank by);
 
-/* A growing site (growth.h), named by its key (hs_report_site_key). */
+/* A growing site (growth.h), named by its key (hs_site_key, jvm_names.h). */
 typedef struct {
     char key[512];
     double growth_bytes, growth_sigma; /* over the growth window; sigma: one standard error */
@@ -77,17 +77,6 @@ typedef struct {
  * inuse_space]) to out. 0, or -1 on ENOMEM (out->failed set). */
 int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
                     const hs_report_options *opts, hs_text *out);
-
-/* A site's key from its stack: frames leaf first (names, lines: 0 unknown), n of them,
- * and the allocated class: "Frame.name:line → Class" for the first frame outside the JDK
- * (the leaf frame when all are in the JDK), "[no Java frames] → Class" without frames. */
-void hs_report_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
-                        const char *class_name, char *out, size_t len);
-/* Whether a frame name is the JDK's (java., javax., jdk., sun., com.sun.). */
-bool hs_report_is_jdk_frame(const char *name);
-
-/* "1.5 MiB", "812 B", "3.25 GiB": three significant figures, powers of 1024. */
-void hs_report_size(double bytes, char *out, size_t len);
 
 /* The retention paths profile (retention.h) as text: per site (string label "site"), each
  * reached object's chain from its GC root (first line) down to the object, one reference

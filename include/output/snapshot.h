@@ -9,8 +9,9 @@
 
 #include <jni.h>
 
+#include "live/live_scale.h"
 #include "live/live_tracker.h"
-#include "control/options.h"
+#include "output/format.h"
 #include "sampling/overflow.h"
 #include "profile/profile.h"
 #include "sampling/sampled.h"
@@ -21,10 +22,21 @@ struct hs_throttle;
 /* Index of each value in a snapshot's samples (Go's heap-profile order). */
 enum { HS_VALUE_ALLOC_OBJECTS = 0, HS_VALUE_ALLOC_SPACE, HS_VALUE_INUSE_OBJECTS, HS_VALUE_INUSE_SPACE };
 
-/* What a snapshot reads, filled by its owner (control/): never the whole agent. */
+/* What a snapshot reads, filled by its owner (control/): never the whole agent, nor its
+ * option table: the options it reads are copied here, and it quotes them all through
+ * format_options. */
 typedef struct hs_snapshot_source {
     hs_sampled sampled;                   /* tables, names, counters, startup interval */
-    const hs_options *opts;               /* as given at startup (the comments quote them) */
+    int32_t depth;                        /* depth=: frames kept per stack */
+    bool threads;                         /* threads=: samples carry the "thread" label */
+    hs_live_scale live_scale;             /* live_scale=: in-use values against the heap */
+    hs_format format;                     /* format=: what hs_write_profile writes */
+    const char *collapsed_type;           /* collapsed=: the sample type collapsed stacks and
+                                           * the flame graph show ("alloc_space", ...) */
+    /* Writes the options in force as an option string (snprintf's contract), for the
+     * comments: hs_options_format of control/, given options. */
+    size_t (*format_options)(const void *options, char *buf, size_t len);
+    const void *options;
     hs_overflow *overflow;                /* samples folded because a table was full */
     struct hs_thread_names *thread_names; /* threads=true: the "thread" label; else NULL */
     struct hs_throttle *throttle;         /* the rate cap; NULL with rate=0 */

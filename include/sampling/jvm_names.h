@@ -7,6 +7,7 @@
 #ifndef HS_JVM_NAMES_H
 #define HS_JVM_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,5 +58,14 @@ void hs_line_table_sort(hs_line_entry *table, uint32_t n);
 /* Line of bci in a table sorted by hs_line_table_sort: the row with the largest bci <= the
  * given one. 0 when unknown (no table, or bci before the first row, or bci < 0). */
 int32_t hs_line_for_bci(const hs_line_entry *table, uint32_t n, int32_t bci);
+
+/* A site's key from its stack, the name the report's rows and the growing sites share:
+ * frames leaf first (names, lines: 0 unknown), n of them, and the allocated class:
+ * "Frame.name:line → Class" for the first frame outside the JDK (the leaf frame when all
+ * are in the JDK), "[no Java frames] → Class" without frames. */
+void hs_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
+                 const char *class_name, char *out, size_t len);
+/* Whether a frame name is the JDK's (java., javax., jdk., sun., com.sun.). */
+bool hs_is_jdk_frame(const char *name);
 
 #endif

@@ -1,6 +1,7 @@
 /* text.c: a growable text buffer (see text.h). */
 #include "base/text.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,4 +78,18 @@ void hs_bounded_printf(hs_bounded *b, const char *fmt, ...) {
     int n = vsnprintf(room ? b->buf + b->need : NULL, room, fmt, ap);
     va_end(ap);
     if (n > 0) b->need += (size_t)n;
+}
+
+void hs_size_text(double bytes, char *out, size_t len) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = fabs(bytes);
+    unsigned u = 0;
+    while (v >= 1000 && u + 1 < sizeof units / sizeof units[0]) { /* 1000 KiB reads as 0.98 MiB */
+        v /= 1024;
+        u++;
+    }
+    const char *sign = bytes < 0 ? "-" : "";
+    if (u == 0) snprintf(out, len, "%s%.0f B", sign, v);
+    else snprintf(out, len, v < 10 ? "%s%.2f %s" : v < 100 ? "%s%.1f %s" : "%s%.0f %s", sign, v,
+                  units[u]);
 }

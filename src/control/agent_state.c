@@ -40,8 +40,17 @@ hs_sampled hs_agent_sampled(hs_agent *agent) {
                         .interval = agent->opts.interval};
 }
 
+/* hs_options_format as a snapshot calls it: it knows no option table. */
+static size_t format_options(const void *opts, char *buf, size_t len) {
+    return hs_options_format(opts, buf, len);
+}
+
 hs_snapshot_source hs_agent_snapshot_source(hs_agent *agent) {
-    return (hs_snapshot_source){.sampled = hs_agent_sampled(agent), .opts = &agent->opts,
+    const hs_options *o = &agent->opts;
+    return (hs_snapshot_source){.sampled = hs_agent_sampled(agent), .depth = o->depth,
+                                .threads = o->threads, .live_scale = o->live_scale,
+                                .format = o->format, .collapsed_type = hs_metric_name(o->collapsed),
+                                .format_options = format_options, .options = o,
                                 .overflow = &agent->overflow,
                                 .thread_names = agent->thread_names,
                                 .throttle = agent->throttle, .survival = agent->survival,

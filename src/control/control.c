@@ -40,8 +40,8 @@ void hs_control_count_late(void) { atomic_fetch_add(&late_commands, 1); }
 static void status_interval(hs_agent *agent, hs_bounded *out) {
     int64_t now = atomic_load(&agent->sampling_interval), began = agent->opts.interval;
     char size[32], began_size[32];
-    hs_report_size((double)now, size, sizeof size);
-    hs_report_size((double)began, began_size, sizeof began_size);
+    hs_size_text((double)now, size, sizeof size);
+    hs_size_text((double)began, began_size, sizeof began_size);
     if (now == began)
         hs_bounded_printf(out, "interval: %lld bytes (one sample per %s allocated, on average)\n",
                           (long long)now, size);
@@ -315,7 +315,7 @@ static int encode_dump(const hs_profile *p, void *ctx, uint8_t **out, size_t *le
         static const hs_format formats[] = {[HS_DUMP_PPROF] = HS_FORMAT_PPROF,
                                             [HS_DUMP_COLLAPSED] = HS_FORMAT_COLLAPSED,
                                             [HS_DUMP_HTML] = HS_FORMAT_HTML};
-        return hs_profile_encode_format(formats[e->format], e->metric, p, out, len);
+        return hs_profile_encode_format(formats[e->format], hs_metric_name(e->metric), p, out, len);
     }
     hs_report_options o;
     hs_report_options_defaults(&o);

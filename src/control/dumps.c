@@ -406,9 +406,11 @@ static void write_oom_paths(hs_agent *agent, JNIEnv *jni, const char *profile_pa
         return;
     }
     hs_retention_source src = hs_agent_retention_source(agent);
-    if (hs_retention_write(&src, jni, path, OOM_PATH_SITES, agent->opts.paths_budget_ms,
-                           NULL) == 0)
-        hs_warn("OutOfMemoryError: wrote %s", path);
+    hs_profile *paths = hs_retention_build(&src, jni, OOM_PATH_SITES, agent->opts.paths_budget_ms,
+                                           NULL);
+    if (!paths) hs_error("cannot write '%s': no retention paths", path);
+    else if (hs_write_profile_file(paths, path) == 0) hs_warn("OutOfMemoryError: wrote %s", path);
+    hs_profile_free(paths);
 }
 
 static void write_oom(hs_agent *agent, JNIEnv *jni, const char *description) {

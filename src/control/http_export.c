@@ -81,7 +81,7 @@ static int encode(const hs_profile *p, void *ctx, uint8_t **out, size_t *len) {
     if (e->format == HS_EXPORT_PPROF || e->format == HS_EXPORT_HTML)
         return hs_profile_encode_format(e->format == HS_EXPORT_HTML ? HS_FORMAT_HTML
                                                                     : HS_FORMAT_PPROF,
-                                        e->agent->opts.collapsed, p, out, len);
+                                        hs_metric_name(e->agent->opts.collapsed), p, out, len);
     if (e->format == HS_EXPORT_LEGACY) return hs_legacy_heap_encode(p, out, len);
     hs_report_options o;
     hs_report_options_defaults(&o);

@@ -56,7 +56,6 @@
 #include "live/live_tracker.h"
 #include "base/log.h"
 #include "profile/profile.h"
-#include "output/profile_output.h"
 #include "sampling/sample_table.h"
 #include "live/suspects.h"
 #include "sampling/symbols.h"
@@ -783,15 +782,6 @@ static hs_profile *walk_and_build(const hs_retention_source *src, JNIEnv *jni, p
     free(w.leaf_class);
     (*env)->DisposeEnvironment(env); /* drops every tag of the walk */
     return prof;
-}
-
-int hs_retention_write(const hs_retention_source *src, JNIEnv *jni, const char *path, uint32_t sites,
-                       int64_t budget_ms, hs_retention_figures *figures) {
-    hs_profile *prof = hs_retention_build(src, jni, sites, budget_ms, figures);
-    int rc = prof ? hs_write_profile_file(prof, path) : -1;
-    if (!prof) hs_error("cannot write '%s': no retention paths", path);
-    hs_profile_free(prof);
-    return rc;
 }
 
 hs_profile *hs_retention_build(const hs_retention_source *src, JNIEnv *jni, uint32_t sites, int64_t budget_ms,

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output/report.h"
 #include "base/text.h"
 
 bool hs_retention_root_transient(int kind) {
@@ -76,7 +75,7 @@ double hs_retention_visited_fraction(const hs_retention_figures *f) {
  * MB and MiB. */
 static void put_bytes(hs_bounded *t, double bytes) {
     char size[32];
-    hs_report_size(bytes, size, sizeof size);
+    hs_size_text(bytes, size, sizeof size);
     hs_bounded_printf(t, "%s", size);
 }
 

@@ -9,8 +9,8 @@
 #include "live/live_age.h"
 #include "live/live_tracker.h"
 #include "sampling/overflow.h"
-#include "output/report.h"
 #include "sampling/sample_table.h"
+#include "sampling/jvm_names.h"
 #include "sampling/stack_store.h"
 #include "sampling/symbols.h"
 
@@ -89,12 +89,12 @@ static void site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size
         names[n] = m->name;
         lines[n] = hs_line_for_bci(m->lines, m->nlines, frames[i].bci);
         if (m == &hs_method_table_full) *no_room = true;
-        if (names[n][0] != '[' && !hs_report_is_jdk_frame(names[n])) { /* the key's frame */
+        if (names[n][0] != '[' && !hs_is_jdk_frame(names[n])) { /* the key's frame */
             n++;
             break;
         }
     }
-    hs_report_site_key(names, lines, n, cls, out, len);
+    hs_site_key(names, lines, n, cls, out, len);
 }
 
 void hs_suspect_site_key(const hs_sampled *sampled, uint32_t bucket, char *out, size_t len) {

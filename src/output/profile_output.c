@@ -26,8 +26,8 @@ static int encode_pprof(const hs_profile *p, uint8_t **out, size_t *len) {
 
 /* Encodes the collapsed= metric as collapsed stacks (options.c made sure the profile
  * has it: in-use metrics need live=true). */
-static int encode_collapsed(const hs_profile *p, hs_metric metric, uint8_t **out, size_t *len) {
-    uint32_t value = hs_profile_sample_type_index(p, hs_metric_name(metric));
+static int encode_collapsed(const hs_profile *p, const char *metric, uint8_t **out, size_t *len) {
+    uint32_t value = hs_profile_sample_type_index(p, metric);
     char *text = NULL;
     if (hs_collapsed_encode(p, value, &text, len) != 0) return -1;
     *out = (uint8_t *)text;
@@ -41,7 +41,7 @@ static int encode_html(const hs_profile *p, uint8_t **out, size_t *len) {
     return 0;
 }
 
-int hs_profile_encode_format(hs_format format, hs_metric metric, const hs_profile *p,
+int hs_profile_encode_format(hs_format format, const char *metric, const hs_profile *p,
                              uint8_t **out, size_t *len) {
     switch (format) {
     case HS_FORMAT_COLLAPSED: return encode_collapsed(p, metric, out, len);
@@ -89,7 +89,7 @@ int hs_write_profile_to(const hs_snapshot_source *src, JNIEnv *jni, const hs_pro
     size_t len = 0;
     int rc = target->encode
                  ? target->encode(profile, target->ctx, &bytes, &len)
-                 : hs_profile_encode_format(src->opts->format, src->opts->collapsed, profile,
+                 : hs_profile_encode_format(src->format, src->collapsed_type, profile,
                                             &bytes, &len);
     uint32_t nsamples = profile->nsamples;
     hs_profile_free(profile);

@@ -1,7 +1,7 @@
 /* report.c: the terminal report of a profile, and the retention paths as text (see
  * report.h).
  *
- * The profile's samples are keyed by site (hs_report_site_key), sorted by key and merged:
+ * The profile's samples are keyed by site (hs_site_key, jvm_names.h), sorted by key and merged:
  * one row per site with its sums. The ± of a site's in-use bytes is one standard error of
  * the Horvitz-Thompson estimate: each tracked live sample of an object of s bytes stands
  * for W objects (its own weight: unbias scale, rate cap, thinning), so the in-use estimate
@@ -22,6 +22,7 @@
 #include "output/json.h"
 #include "live/live_scale.h"
 #include "output/site_cut.h"
+#include "sampling/jvm_names.h"
 
 #define KEY_MAX 512
 /* Columns are dropped until the site column gets the widest site, or at least this. */
@@ -45,44 +46,7 @@ const char *hs_report_rank_name(hs_report_rank by) {
     return by == HS_RANK_ALLOC ? "alloc" : by == HS_RANK_GROWTH ? "growth" : "inuse";
 }
 
-bool hs_report_is_jdk_frame(const char *name) {
-    static const char *const prefixes[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
-    return false;
-}
-
-static bool is_pseudo(const char *name) { return name[0] == '['; }
-
-void hs_report_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
-                        const char *class_name, char *out, size_t len) {
-    const char *cls = class_name && *class_name ? class_name : "[unknown]";
-    uint32_t pick = 0;
-    while (pick < n && (hs_report_is_jdk_frame(frames[pick]) || is_pseudo(frames[pick]))) pick++;
-    if (pick == n) pick = 0; /* all in the JDK: the leaf frame */
-    if (n == 0)
-        snprintf(out, len, "[no Java frames] " ARROW " %s", cls);
-    else if (lines[pick] > 0)
-        snprintf(out, len, "%s:%lld " ARROW " %s", frames[pick], (long long)lines[pick], cls);
-    else
-        snprintf(out, len, "%s " ARROW " %s", frames[pick], cls);
-}
-
 /* --- figures ------------------------------------------------------------------------ */
-
-void hs_report_size(double bytes, char *out, size_t len) {
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = fabs(bytes);
-    unsigned u = 0;
-    while (v >= 1000 && u + 1 < sizeof units / sizeof units[0]) { /* 1000 KiB reads as 0.98 MiB */
-        v /= 1024;
-        u++;
-    }
-    const char *sign = bytes < 0 ? "-" : "";
-    if (u == 0) snprintf(out, len, "%s%.0f B", sign, v);
-    else snprintf(out, len, v < 10 ? "%s%.2f %s" : v < 100 ? "%s%.1f %s" : "%s%.0f %s", sign, v,
-                  units[u]);
-}
 
 static void duration_text(double seconds, char *out, size_t len) {
     if (seconds < 0) snprintf(out, len, "-");
@@ -179,7 +143,7 @@ static void sample_key(const hs_profile *p, const hs_sample *s, bool by_class, c
         frames[n] = function_name(p, s->locations[i]);
         lines[n] = p->locations[s->locations[i]].line;
     }
-    hs_report_site_key(frames, lines, n, function_name(p, s->locations[0]), out, len);
+    hs_site_key(frames, lines, n, function_name(p, s->locations[0]), out, len);
 }
 
 static int compare_keys(const void *a, const void *b) {
@@ -282,9 +246,9 @@ static void fill_cells(const report_ctx *c, const site_row *r, unsigned rank, ro
     if (r->pseudo) snprintf(out->cell[COL_OBJECTS], sizeof out->cell[0], "-");
     else count_text(f->live ? r->inuse_objects : r->alloc_objects, out->cell[COL_OBJECTS],
                     sizeof out->cell[0]);
-    hs_report_size(r->inuse, out->cell[COL_INUSE], sizeof out->cell[0]);
+    hs_size_text(r->inuse, out->cell[COL_INUSE], sizeof out->cell[0]);
     char sigma[20];
-    hs_report_size(sqrt(r->inuse_var), sigma, sizeof sigma);
+    hs_size_text(sqrt(r->inuse_var), sigma, sizeof sigma);
     if (r->inuse > 0) snprintf(out->cell[COL_SIGMA], sizeof out->cell[0], "±%s", sigma);
     else snprintf(out->cell[COL_SIGMA], sizeof out->cell[0], "-");
     if (f->heap_known && f->heap_used > 0)
@@ -292,15 +256,15 @@ static void fill_cells(const report_ctx *c, const site_row *r, unsigned rank, ro
                  100 * r->inuse / (double)f->heap_used);
     else
         snprintf(out->cell[COL_HEAP], sizeof out->cell[0], "-");
-    hs_report_size(r->alloc, out->cell[COL_ALLOC], sizeof out->cell[0]);
+    hs_size_text(r->alloc, out->cell[COL_ALLOC], sizeof out->cell[0]);
     char rate[20];
-    hs_report_size(seconds > 0 ? r->alloc / seconds : 0, rate, sizeof rate);
+    hs_size_text(seconds > 0 ? r->alloc / seconds : 0, rate, sizeof rate);
     snprintf(out->cell[COL_RATE], sizeof out->cell[0], "%s/s", rate);
     duration_text(r->aged_bytes > 0 ? r->age_weighted / r->aged_bytes : -1, out->cell[COL_AGE],
                   sizeof out->cell[0]);
     if (r->suspect) {
         char g[20];
-        hs_report_size(r->suspect->growth_bytes, g, sizeof g);
+        hs_size_text(r->suspect->growth_bytes, g, sizeof g);
         snprintf(out->cell[COL_GROWTH], sizeof out->cell[0], "+%s", g);
     } else {
         snprintf(out->cell[COL_GROWTH], sizeof out->cell[0], "-");
@@ -405,7 +369,7 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
                                              : "in-use bytes", when);
     append_wrapped(out, line, width);
     if (f->live && f->last_gc_nanos > 0) {
-        hs_report_size((double)f->heap_used, a, sizeof a);
+        hs_size_text((double)f->heap_used, a, sizeof a);
         duration_text((double)(f->now_nanos - f->last_gc_nanos) / 1e9, b, sizeof b);
         snprintf(line, sizeof line, "heap: %s used after the last GC (%s ago, %u GCs seen; %s, "
                                     "figure from %s)",
@@ -437,8 +401,8 @@ static void append_header(hs_text *out, const report_ctx *c, const hs_report_opt
     snprintf(line, sizeof line, "allocated: since the agent started (%s ago); alloc/s = allocated "
                                 "over those %.0f s", a, (double)c->p->duration_nanos / 1e9);
     append_wrapped(out, line, width);
-    hs_report_size((double)f->interval, a, sizeof a);
-    hs_report_size((double)f->interval_now, b, sizeof b);
+    hs_size_text((double)f->interval, a, sizeof a);
+    hs_size_text((double)f->interval_now, b, sizeof b);
     if (f->interval_now != f->interval)
         snprintf(line, sizeof line, "sampling: one sample per %s allocated on average (now %s); "
                                     "rate cap: %s", a, b, f->rate_cap ? f->rate_cap : "off");
@@ -486,13 +450,13 @@ static void append_footer(hs_text *out, const report_ctx *c, const site_row *row
         }
     }
     char a[32], b[32], line[512];
-    hs_report_size(c->facts->live ? inuse : alloc, a, sizeof a);
-    hs_report_size(c->facts->live ? total_inuse : total_alloc, b, sizeof b);
+    hs_size_text(c->facts->live ? inuse : alloc, a, sizeof a);
+    hs_size_text(c->facts->live ? total_inuse : total_alloc, b, sizeof b);
     snprintf(line, sizeof line, "%u of %u %s shown: %s of %s %s", shown, sites,
              c->by_class ? "classes" : "sites", a, b, c->facts->live ? "in use" : "allocated");
     append_wrapped(out, line, width);
     if (pseudo > 0) {
-        hs_report_size(pseudo, a, sizeof a);
+        hs_size_text(pseudo, a, sizeof a);
         snprintf(line, sizeof line, "%s of the heap is not attributed to sampled sites (%s)", a,
                  HS_LIVE_RESIDUAL_NAME);
         append_wrapped(out, line, width);
@@ -690,7 +654,7 @@ static void append_chain(hs_text *out, const hs_profile *p, const hs_sample *s, 
         hs_text_puts(out, function_name(p, s->locations[i]));
         if (i == 0 && has_bytes) {
             char size[32];
-            hs_report_size(bytes, size, sizeof size);
+            hs_size_text(bytes, size, sizeof size);
             hs_text_printf(out, count > 1 ? "   (the objects; they stand for %s in use)"
                                           : "   (the object; stands for %s in use)", size);
         }

@@ -18,6 +18,7 @@
 #include "live/inuse_basis.h"
 #include "live/live_age.h"
 #include "base/log.h"
+#include "output/file_output.h"
 #include "base/wall_clock.h"
 #include "live/live_tracker.h"
 #include "live/liveness.h"
@@ -157,7 +158,7 @@ static void inuse_is_allocated(builder *b, uint32_t nbuckets, hs_live_scale_summ
     for (uint32_t i = 1; i <= nbuckets; i++) {
         hs_bucket_snapshot bucket;
         if (hs_sample_table_get(b->src->sampled.samples, i, &bucket) != 0) continue;
-        b->inuse[i] = alloc_of_weight(b, bucket.weight_fp, &bucket, b->src->opts->interval);
+        b->inuse[i] = alloc_of_weight(b, bucket.weight_fp, &bucket, b->src->sampled.interval);
         sum->total_bytes += b->inuse[i].bytes;
         sum->total_objects += b->inuse[i].objects;
     }
@@ -175,7 +176,7 @@ static int cap_inuse_to_alloc(builder *b, uint32_t nbuckets, hs_live_scale_summa
     for (uint32_t i = 1; i <= nbuckets; i++) {
         hs_bucket_snapshot bucket;
         if (hs_sample_table_get(b->src->sampled.samples, i, &bucket) == 0)
-            alloc[i] = bucket_alloc(b, i, &bucket, b->src->opts->interval);
+            alloc[i] = bucket_alloc(b, i, &bucket, b->src->sampled.interval);
     }
     hs_live_cap_to_alloc(b->inuse, alloc, (size_t)nbuckets + 1, sum);
     free(alloc);
@@ -266,11 +267,11 @@ static void add_bucket(builder *b, uint32_t index, int64_t interval) {
 static void add_summary_comments(builder *b) {
     static atomic_bool warned;
     double share = b->alloc_bytes > 0 ? (double)b->truncated_bytes / (double)b->alloc_bytes : 0;
-    int depth = b->src->opts->depth;
+    int depth = b->src->depth;
     hs_profile_add_comment(b->profile,
                            "stacks written: %u (pprof samples: one per stack, allocated class%s "
                            "and object size, any pseudo-site included), from %llu samples recorded",
-                           b->profile->nsamples, b->src->opts->threads ? ", thread" : "",
+                           b->profile->nsamples, b->src->threads ? ", thread" : "",
                            (unsigned long long)hs_sample_table_samples(b->src->sampled.samples));
     hs_profile_add_comment(b->profile,
                            "truncated stacks: %.2f %% of allocated bytes (alloc_space) have stacks "
@@ -288,7 +289,7 @@ static void add_comment_line(void *profile, const char *line) {
 
 static void add_comments(const hs_snapshot_source *src, hs_profile *p, double rate_scale) {
     char options[HS_PATH_MAX + 512];
-    hs_options_format(src->opts, options, sizeof options);
+    src->format_options(src->options, options, sizeof options);
     hs_counters *c = src->sampled.counters;
     hs_profile_add_comment(p, "heapsampler %s", HEAPSAMPLER_VERSION);
     hs_profile_add_comment(p, "options: %s", options);
@@ -302,7 +303,7 @@ static void add_comments(const hs_snapshot_source *src, hs_profile *p, double ra
                            "stack was cut at depth=%d: %llu",
                            (unsigned long long)hs_sample_table_samples(src->sampled.samples),
                            (unsigned long long)atomic_load(&c->dropped),
-                           (unsigned long long)atomic_load(&c->stack_errors), src->opts->depth,
+                           (unsigned long long)atomic_load(&c->stack_errors), src->depth,
                            (unsigned long long)atomic_load(&c->truncated));
     hs_profile_add_comment(p,
                            "alloc_objects/alloc_space are unbiased estimates: a sample of an "
@@ -384,7 +385,7 @@ static int set_header(const hs_snapshot_source *src, hs_profile *p, int live, co
              (!live || (hs_profile_add_sample_type(p, "inuse_objects", "count") >= 0 &&
                         hs_profile_add_sample_type(p, "inuse_space", "bytes") >= 0)) &&
              hs_profile_set_default_sample_type(p, default_type(live, req)) == 0 &&
-             hs_profile_set_period(p, "space", "bytes", src->opts->interval) == 0;
+             hs_profile_set_period(p, "space", "bytes", src->sampled.interval) == 0;
     bool whole_run = req->time_nanos == 0;
     p->time_nanos = whole_run ? src->start_nanos : req->time_nanos;
     p->duration_nanos = whole_run ? hs_wall_nanos() - src->start_nanos : req->duration_nanos;
@@ -397,7 +398,7 @@ static int set_header(const hs_snapshot_source *src, hs_profile *p, int live, co
 static double weight_unit(const hs_snapshot_source *src, const hs_bucket_snapshot *bucket,
                           double rate_scale) {
     return hs_untracked_correction(bucket->weight_fp, bucket->untracked_fp) * rate_scale *
-           hs_unbias_scale((double)bucket->key.size, src->opts->interval);
+           hs_unbias_scale((double)bucket->key.size, src->sampled.interval);
 }
 
 /* Per-bucket unbiased live estimates from the tracked samples' weights. */
@@ -572,9 +573,9 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
     if (view.inuse_basis == HS_INUSE_NEVER_COLLECTED) {
         inuse_is_allocated(b, nbuckets, &sum);
     } else {
-        hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, src->opts->live_scale, b->inuse, &sum);
+        hs_live_scale_apply(est, (size_t)nbuckets + 1, heap, src->live_scale, b->inuse, &sum);
         /* live_scale=proportional scales sites up to the heap on purpose: no cap there. */
-        bool scaled = sum.heap_known && src->opts->live_scale == HS_SCALE_PROPORTIONAL;
+        bool scaled = sum.heap_known && src->live_scale == HS_SCALE_PROPORTIONAL;
         if (!scaled && cap_inuse_to_alloc(b, nbuckets, &sum) != 0) {
             free(est);
             hs_live_view_free(&view);
@@ -588,7 +589,7 @@ static int prepare_live(builder *b, JNIEnv *jni, uint32_t nbuckets) {
         return -1;
     }
     if (sum.residual_bytes > 0) add_residual_sample(b, sum.residual_bytes);
-    add_live_comments(b->profile, &view, &sum, src->opts->live_scale,
+    add_live_comments(b->profile, &view, &sum, src->live_scale,
                       atomic_load(&src->sampled.counters->live_untracked), confirmed_bytes(&view, est));
     hs_age_add_comment(b->profile);
     /* Growing sites: in the comments of every profile; as log lines at log=info, and at
@@ -654,7 +655,7 @@ hs_profile *hs_snapshot_build_request(const hs_snapshot_source *src, JNIEnv *jni
     b.nclasses = classes;
     b.function_of_method = hs_ptr_map_create(hs_symbols_method_count(src->sampled.symbols) + 16);
     b.function_of_class = calloc((size_t)classes + 1, sizeof *b.function_of_class);
-    b.locations = malloc(sizeof *b.locations * (size_t)(src->opts->depth + 2));
+    b.locations = malloc(sizeof *b.locations * (size_t)(src->depth + 2));
     int live = atomic_load(src->live) != NULL && jni != NULL;
     int ok = b.profile && b.function_of_method && b.function_of_class && b.locations &&
              set_header(src, b.profile, live, b.req) == 0;
@@ -662,7 +663,7 @@ hs_profile *hs_snapshot_build_request(const hs_snapshot_source *src, JNIEnv *jni
     if (ok) b.note_at = b.profile->ncomments;
     if (ok) add_comments(src, b.profile, b.rate_scale);
     if (ok && live) ok = prepare_live(&b, jni, buckets) == 0;
-    for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, src->opts->interval);
+    for (uint32_t i = 1; ok && i <= buckets; i++) add_bucket(&b, i, src->sampled.interval);
     if (ok) add_spilled_sample(&b);
     if (ok) add_summary_comments(&b);
     if (b.function_of_method) hs_ptr_map_destroy(b.function_of_method);

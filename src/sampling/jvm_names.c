@@ -178,3 +178,28 @@ int32_t hs_line_for_bci(const hs_line_entry *table, uint32_t n, int32_t bci) {
     }
     return table[lo].line;
 }
+
+bool hs_is_jdk_frame(const char *name) {
+    static const char *const prefixes[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
+    return false;
+}
+
+static bool is_pseudo_frame(const char *name) { return name[0] == '['; }
+
+#define SITE_ARROW "\xe2\x86\x92" /* → */
+
+void hs_site_key(const char *const *frames, const int64_t *lines, uint32_t n,
+                 const char *class_name, char *out, size_t len) {
+    const char *cls = class_name && *class_name ? class_name : "[unknown]";
+    uint32_t pick = 0;
+    while (pick < n && (hs_is_jdk_frame(frames[pick]) || is_pseudo_frame(frames[pick]))) pick++;
+    if (pick == n) pick = 0; /* all in the JDK: the leaf frame */
+    if (n == 0)
+        snprintf(out, len, "[no Java frames] " SITE_ARROW " %s", cls);
+    else if (lines[pick] > 0)
+        snprintf(out, len, "%s:%lld " SITE_ARROW " %s", frames[pick], (long long)lines[pick], cls);
+    else
+        snprintf(out, len, "%s " SITE_ARROW " %s", frames[pick], cls);
+}

@@ -116,43 +116,6 @@ static size_t widest_line(const char *text) {
     return widest;
 }
 
-static void test_site_keys(void) {
-    char key[256];
-    const char *frames[] = {"java.util.Arrays.copyOf", "javax.x.Y.z", "jdk.internal.A.b",
-                            "sun.misc.C.d", "com.sun.E.f", "[truncated]", "com.acme.Cache.put"};
-    const int64_t lines[] = {1, 2, 3, 4, 5, 0, 88};
-    hs_report_site_key(frames, lines, 7, "byte[]", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "com.acme.Cache.put:88 → byte[]");
-    hs_report_site_key(frames, lines, 5, "byte[]", key, sizeof key); /* all JDK: the leaf */
-    CU_ASSERT_STRING_EQUAL(key, "java.util.Arrays.copyOf:1 → byte[]");
-    const char *plain[] = {"Main.main"};
-    const int64_t no_line[] = {0};
-    hs_report_site_key(plain, no_line, 1, "java.lang.String", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "Main.main → java.lang.String");
-    hs_report_site_key(NULL, NULL, 0, "int[]", key, sizeof key);
-    CU_ASSERT_STRING_EQUAL(key, "[no Java frames] → int[]");
-    CU_ASSERT_TRUE(hs_report_is_jdk_frame("java.lang.String.<init>"));
-    CU_ASSERT_TRUE(hs_report_is_jdk_frame("com.sun.proxy.X.y"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("javafx.scene.Node.x"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("com.sunny.A.b"));
-    CU_ASSERT_FALSE(hs_report_is_jdk_frame("jdkx.A.b"));
-}
-
-static void test_sizes(void) {
-    struct {
-        double bytes;
-        const char *text;
-    } cases[] = {{0, "0 B"},           {999, "999 B"},          {1000, "0.98 KiB"},
-                 {1536, "1.50 KiB"},   {10 << 20, "10.0 MiB"},  {150.0 * (1 << 20), "150 MiB"},
-                 {3.25 * (1 << 30), "3.25 GiB"}, {-2048, "-2.00 KiB"}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char out[32];
-        hs_report_size(cases[i].bytes, out, sizeof out);
-        if (strcmp(out, cases[i].text) != 0) fprintf(stderr, "\n  %.0f -> '%s'\n", cases[i].bytes, out);
-        CU_ASSERT_STRING_EQUAL(out, cases[i].text);
-    }
-}
-
 static void test_rank_by_inuse_merges_sites(void) {
     hs_profile *p = three_sites();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -224,7 +187,7 @@ static void test_standard_error(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     hs_report_facts f = facts_of(true);
     char expected[32], cell[40];
-    hs_report_size(sqrt(4e12), expected, sizeof expected);
+    hs_size_text(sqrt(4e12), expected, sizeof expected);
     snprintf(cell, sizeof cell, "±%s", expected);
     char *text = render(p, &f, HS_RANK_INUSE, 200, 20, false);
     CU_ASSERT_PTR_NOT_NULL(strstr(row(text, 1), cell));
@@ -585,8 +548,6 @@ static void test_paths_folded(void) {
 
 void register_tests(void) {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
-    CU_add_test(suite, "site keys skip JDK frames", test_site_keys);
-    CU_add_test(suite, "sizes in powers of 1024", test_sizes);
     CU_add_test(suite, "ranked by in-use bytes, stacks of a site merged", test_rank_by_inuse_merges_sites);
     CU_add_test(suite, "ranked by allocation and by growth; n=", test_rank_by_alloc_and_growth);
     CU_add_test(suite, "± is one standard error of the sampling", test_standard_error);

@@ -104,6 +104,28 @@ static void test_stable_hidden_class_names(void) {
     CU_ASSERT_STRING_EQUAL(in_place, "p.Foo$$Lambda.run");
 }
 
+static void test_site_keys(void) {
+    char key[256];
+    const char *frames[] = {"java.util.Arrays.copyOf", "javax.x.Y.z", "jdk.internal.A.b",
+                            "sun.misc.C.d", "com.sun.E.f", "[truncated]", "com.acme.Cache.put"};
+    const int64_t lines[] = {1, 2, 3, 4, 5, 0, 88};
+    hs_site_key(frames, lines, 7, "byte[]", key, sizeof key);
+    CU_ASSERT_STRING_EQUAL(key, "com.acme.Cache.put:88 → byte[]");
+    hs_site_key(frames, lines, 5, "byte[]", key, sizeof key); /* all JDK: the leaf */
+    CU_ASSERT_STRING_EQUAL(key, "java.util.Arrays.copyOf:1 → byte[]");
+    const char *plain[] = {"Main.main"};
+    const int64_t no_line[] = {0};
+    hs_site_key(plain, no_line, 1, "java.lang.String", key, sizeof key);
+    CU_ASSERT_STRING_EQUAL(key, "Main.main → java.lang.String");
+    hs_site_key(NULL, NULL, 0, "int[]", key, sizeof key);
+    CU_ASSERT_STRING_EQUAL(key, "[no Java frames] → int[]");
+    CU_ASSERT_TRUE(hs_is_jdk_frame("java.lang.String.<init>"));
+    CU_ASSERT_TRUE(hs_is_jdk_frame("com.sun.proxy.X.y"));
+    CU_ASSERT_FALSE(hs_is_jdk_frame("javafx.scene.Node.x"));
+    CU_ASSERT_FALSE(hs_is_jdk_frame("com.sunny.A.b"));
+    CU_ASSERT_FALSE(hs_is_jdk_frame("jdkx.A.b"));
+}
+
 static void test_line_lookup(void) {
     hs_line_entry table[] = {{10, 7}, {0, 5}, {4, 6}, {20, 9}};
     hs_line_table_sort(table, 4);
@@ -129,6 +151,7 @@ void register_tests(void) {
         {"source paths", test_source_paths},
         {"line for bytecode index", test_line_lookup},
         {"stable names for hidden classes", test_stable_hidden_class_names},
+        {"site keys skip JDK frames", test_site_keys},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("jvm_names", tests);
