@@ -59,10 +59,18 @@ public class CliHostileLoadTest {
         }
     }
 
-    /** The user's JVM in its own mount namespace with a private /tmp (its copy's place). */
+    /** The user's JVM in its own mount namespace with a private /tmp (its copy's place). A
+     *  build directory under the host's /tmp (a checkout there) would vanish under the new
+     *  tmpfs with the JVM's classes: the top folder holding it is bound back in. */
     static Cli.Target privateTmpJvm(Hostile user) throws Exception {
+        String build = AgentRunner.agentLibrary().toAbsolutePath().getParent().toString();
         List<String> prefix = new ArrayList<>(List.of(Cli.requireTool("unshare").toString(), "--mount", "--fork",
-                "/bin/sh", "-c", "mount -t tmpfs -o size=64m tmpfs /tmp && exec \"$@\"", "sh"));
+                "/bin/sh", "-c", "b=$1; shift;"
+                        + " mount -t tmpfs -o size=1m tmpfs /mnt && mkdir /mnt/host-tmp && mount --bind /tmp /mnt/host-tmp"
+                        + " && mount -t tmpfs -o size=64m tmpfs /tmp"
+                        + " && case \"$b\" in /tmp/*) t=${b#/tmp/}; t=${t%%/*};"
+                        + " mkdir \"/tmp/$t\" && mount --bind \"/mnt/host-tmp/$t\" \"/tmp/$t\";; esac"
+                        + " && exec \"$@\"", "sh", build));
         prefix.addAll(List.of(user.prefix()));
         return Cli.Target.withoutAgent().prefix(prefix.toArray(String[]::new))
                 .jvmFlags("-Xmx64m", "-XX:+EnableDynamicAgentLoading");

@@ -113,6 +113,7 @@ typedef struct {
     uint32_t alloc_space, inuse_space; /* value indexes; nsample_types when absent */
     uint32_t alloc_objects, inuse_objects;
     bool by_class;
+    hs_report_rank by; /* what the rows are ranked by: its column is never dropped */
 } report_ctx;
 
 static const char *function_name(const hs_profile *p, uint32_t location) {
@@ -284,6 +285,12 @@ static size_t fixed_width(const layout *l) {
     return w;
 }
 
+/* The column the rows are ranked by (a ranking whose key the reader cannot see reads as
+ * arbitrary: `top --by growth` with no growth column). */
+static int ranked_column(hs_report_rank by) {
+    return by == HS_RANK_GROWTH ? COL_GROWTH : by == HS_RANK_ALLOC ? COL_ALLOC : COL_INUSE;
+}
+
 static void plan_layout(const report_ctx *c, const row_cells *cells, const site_row *const *rows,
                         uint32_t n, unsigned width, layout *l) {
     /* The site column asks for its widest site up to SITE_MIN_WIDTH, and more where a site
@@ -316,7 +323,7 @@ static void plan_layout(const report_ctx *c, const row_cells *cells, const site_
     }
     for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0] &&
                        fixed_width(l) + site_need > width; d++)
-        l->shown[drop_order[d]] = false;
+        if (drop_order[d] != ranked_column(c->by)) l->shown[drop_order[d]] = false;
     size_t fixed = fixed_width(l);
     l->site_width = width > fixed ? width - fixed : 1;
 }
@@ -595,6 +602,7 @@ int hs_report_write(const hs_profile *p, const hs_report_facts *facts,
                     .by_class = opts->by_class};
     hs_report_rank by = opts->by;
     if (!facts->live && by != HS_RANK_ALLOC) by = HS_RANK_ALLOC; /* nothing else to rank by */
+    c.by = by;
     if (!opts->json) append_header(out, &c, opts, by);
     if (p->nsamples == 0 && opts->json) return write_json(out, &c, NULL, 0, opts, by);
     if (p->nsamples == 0) {

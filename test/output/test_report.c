@@ -290,6 +290,23 @@ static void test_widths(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), ":1234 → com.")); /* line kept at 40 too */
     CU_ASSERT_PTR_NOT_NULL(strstr(row(narrow, 1), "Name[]"));       /* and the simple name */
     free(narrow);
+    /* ranked by growth: the growth column stays however narrow (it went before the heap
+     * share, and a long class among the rows dropped it at 100 columns) */
+    snprintf(f.suspects[0].key, sizeof f.suspects[0].key, "%s",
+             "com.example.a.very.long.package.name.that.goes.on.and.on.Klass.method:1234 → "
+             "com.example.a.very.long.package.name.AllocatedClassWithALongName[]");
+    f.suspects[0].growth_bytes = 3 << 20;
+    f.suspects[0].growth_sigma = 1 << 18;
+    f.suspects[0].gcs = 11;
+    f.nsuspects = 1;
+    unsigned growth_widths[] = {60, 100};
+    for (size_t i = 0; i < sizeof growth_widths / sizeof growth_widths[0]; i++) {
+        char *by_growth = render(p, &f, HS_RANK_GROWTH, growth_widths[i], 20, false);
+        if (!strstr(row(by_growth, 1), "+3.00 MiB")) fprintf(stderr, "\n%s\n", by_growth);
+        CU_ASSERT_PTR_NOT_NULL(strstr(row(by_growth, 1), "+3.00 MiB"));
+        CU_ASSERT_TRUE(widest_line(by_growth) <= growth_widths[i]);
+        free(by_growth);
+    }
     hs_profile_free(p);
 }
 
