@@ -14,7 +14,7 @@
 # one thread reaches a few thousand; the simulation in test/sampling/test_throttle.c covers the rest).
 #
 # Usage: bench/kept_rate.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
-# Knobs (environment): OFFERS_LIST="100 300 1000 3000"  SECONDS_RUN=30  JAVA_HOME=<JDK>
+# Knobs (environment): OFFERS_LIST="100 300 1000 3000"  SECONDS_RUN=30  HEAP=512m  JAVA_HOME=<JDK>
 #                      WORK=/tmp/heapsampler-bench
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -25,6 +25,7 @@ AGENT=$(find_agent "${1:-}") || exit 1
 JAVA_HOME=$(find_java_home) || exit 1
 OFFERS_LIST=${OFFERS_LIST:-100 300 1000 3000}
 SECONDS_RUN=${SECONDS_RUN:-30}
+HEAP=${HEAP:-512m} # the workload retains one array in RETAIN_EVERY: 10,000 offers a second need 2g
 WORK=${WORK:-/tmp/heapsampler-bench}
 command -v go >/dev/null || die "go tool pprof is needed (golang-go)"
 RUN_DIR=$WORK/kept_rate-$(date +%Y%m%d-%H%M%S)
@@ -45,7 +46,7 @@ printf '%-14s %-14s %s\n' "offers at 512k" "kept/s" "interval"
 for offers in $OFFERS_LIST; do
     dir=$RUN_DIR/offers-$offers
     mkdir -p "$dir"
-    "$JAVA_HOME/bin/java" -Xmx512m -cp "$RUN_DIR/classes" \
+    "$JAVA_HOME/bin/java" "-Xmx$HEAP" -cp "$RUN_DIR/classes" \
         "-agentpath:$AGENT=dump_period=5s,file=$dir/p.pb.gz" \
         RateBandWorkload "$offers" "$SECONDS_RUN" 524288 >"$dir/stdout" 2>"$dir/stderr" ||
         die "the run at $offers offers a second failed (see $dir)"
