@@ -40,12 +40,6 @@ public class RateBandTest {
     static final long INTERVAL = 64 * 1024;
     static final long RATE = 1000;
     static final double SECONDS = 15;
-    static final Pattern WORKLOAD = Pattern.compile(
-            "size=(\\d+) churn=(\\d+) retain=(\\d+) seconds=([0-9.]+)");
-    static final Pattern KEPT = Pattern.compile(
-            "rate cap: (\\d+) samples offered, (\\d+) kept \\([^)]*\\), effective rate ([0-9.]+) "
-                    + "kept/s over ([0-9.]+) s; \\d+ steps down between \\d+ checks, (\\d+) candidates");
-    static final Pattern P_MEAN = Pattern.compile("1/p over the offers ([0-9.e+-]+) on average");
     static final Pattern INTERVAL_LINE = Pattern.compile(
             "JVM sampling interval (\\d+) \\(configured (\\d+), highest (\\d+)\\), changed (\\d+) times");
 
@@ -71,7 +65,7 @@ public class RateBandTest {
                 .run("RateBandWorkload", Double.toString(offers), Double.toString(SECONDS),
                         Long.toString(INTERVAL));
         r.assertNoCrash().assertExitCode(0);
-        Matcher w = WORKLOAD.matcher(r.stdout);
+        Matcher w = RateBandWorkload.OUTPUT.matcher(r.stdout);
         if (!w.find()) r.fail("the workload did not report its allocations");
         Pprof p = AllocProfiles.readProfile(r, label + ".pb.gz");
         String comments = String.join("\n", p.comments);
@@ -82,7 +76,7 @@ public class RateBandTest {
     /** 900 offers a second: at least 97 % kept, the interval untouched. */
     static void below(List<String> failures) throws Exception {
         Run run = run("offers-900", 900);
-        Matcher k = run.find(KEPT);
+        Matcher k = run.find(RateCapTest.KEPT_LINE);
         long offered = Long.parseLong(k.group(1)), kept = Long.parseLong(k.group(2));
         System.out.printf("900/s: %s%n", k.group());
         if (offered < 0.5 * 900 * SECONDS) {
@@ -101,7 +95,7 @@ public class RateBandTest {
     /** 5,000 offers a second: 900-1,100 kept a second, the interval raised, estimates within 4 sigma. */
     static void above(List<String> failures) throws Exception {
         Run run = run("offers-5000", 5000);
-        Matcher k = run.find(KEPT);
+        Matcher k = run.find(RateCapTest.KEPT_LINE);
         double rate = Double.parseDouble(k.group(3)), seconds = Double.parseDouble(k.group(4));
         System.out.printf("5000/s: %s%n", k.group());
         double achieved = (run.churn() + run.retain()) * run.size() / (double) INTERVAL / run.seconds();
@@ -119,7 +113,7 @@ public class RateBandTest {
         long highest = Long.parseLong(i.group(3));
         if (highest <= INTERVAL) failures.add("5000/s: the cap never raised the JVM's interval: " + i.group());
 
-        double m = Double.parseDouble(run.find(P_MEAN).group(1));
+        double m = Double.parseDouble(run.find(RateCapTest.P_COMMENT).group(2));
         double pj = AllocProfiles.samplingProbability(run.size(), highest);
         estimate(run, "churn", "alloc_space", run.churn(), m, pj, failures);
         estimate(run, "retain", "alloc_space", run.retain(), m, pj, failures);

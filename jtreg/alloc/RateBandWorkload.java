@@ -16,6 +16,9 @@ import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 
 public class RateBandWorkload {
+    /** What main prints last: size=, churn=, retain= and seconds= (groups 1-4). */
+    static final java.util.regex.Pattern OUTPUT = java.util.regex.Pattern.compile(
+            "size=(\\d+) churn=(\\d+) retain=(\\d+) seconds=([0-9.]+)");
     static final int LENGTH = 1000;
     static final int RETAIN_EVERY = 100;
     static final long SLICE_NANOS = 10_000_000;

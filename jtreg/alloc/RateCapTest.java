@@ -50,6 +50,10 @@ public class RateCapTest {
             "rate cap: (\\d+) samples offered, (\\d+) kept");
     static final Pattern P_COMMENT = Pattern.compile(
             "lowest ([0-9.e+-]+), 1/p over the offers ([0-9.e+-]+) on average");
+    /** The cap's exit line: offered, kept, effective rate, seconds, candidates refused. */
+    static final Pattern KEPT_LINE = Pattern.compile(
+            "rate cap: (\\d+) samples offered, (\\d+) kept \\([^)]*\\), effective rate ([0-9.]+) "
+                    + "kept/s over ([0-9.]+) s; \\d+ steps down between \\d+ checks, (\\d+) candidates");
     static final Pattern INTERVAL_COMMENT = Pattern.compile(
             "JVM sampling interval \\d+ \\(configured \\d+, highest (\\d+)\\)");
 
