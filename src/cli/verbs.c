@@ -285,7 +285,9 @@ int cli_verb_profile(const cli_args *a, cli_err *e) {
     printf("profiled %d for %.1f s%s: wrote %s (%s, %lld bytes)\n", a->pid, seconds,
            cli_temp_interrupted() ? " (interrupted)" : "", a->out_file, a->format, file_size(a->out_file));
     if (stop_rc) {
-        printf("could not stop sampling again: %s\n", stop_err.msg);
+        fputs("could not stop sampling again: ", stdout); /* the agent's words: the target's bytes */
+        cli_print_escaped(stdout, stop_err.msg);
+        putchar('\n');
         return stop_rc;
     }
     if (before == WAS_NOT_LOADED)
