@@ -51,6 +51,11 @@ typedef struct {
  * "http,https". */
 const char *hs_push_redirect_protocols(const char *url);
 
+/* Blanks (with '*') every copy in text of the credential an "Authorization: SCHEME VALUE"
+ * line of headers carries: an ingester's refusal may echo the request's headers, and the
+ * text goes to logs and status. Values under 4 bytes are left (nothing to match safely). */
+void hs_push_redact_credentials(char *text, const char *const *headers, size_t nheaders);
+
 /* Loads libcurl (dlopen of $HEAPSAMPLER_LIBCURL, default "libcurl.so.4": another build,
  * such as Debian's libcurl-gnutls.so.4, may be named there) and fills t. 0, or -1 with
  * why: libcurl.so.4 is missing (naming the Debian package libcurl4) or lacks a function.

@@ -30,7 +30,7 @@ enum {
     OPT_POSTFIELDSIZE_LARGE = 30120,
     OPT_NOPROGRESS = 43, OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68,
     OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_POSTREDIR = 161,
-    OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
+    OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_SUPPRESS_CONNECT_HEADERS = 265,
 };
 #define INFO_RESPONSE_CODE 0x200002 /* CURLINFO_LONG + 2 */
 #define INFO_SIZE_UPLOAD_T 0x600007 /* CURLINFO_OFF_T + 7 (libcurl 7.55) */
@@ -134,7 +134,10 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx) {
     int status = status_of(data, len);
     if (status) { /* a new answer (a redirect's, or the final one) */
         a->status = status;
-        if (status >= 200 && status < 300) a->ok_ms = mono_ms();
+        /* Only the last answer's 2xx ends the attempt: a proxy's "200 Connection
+         * established" before the ingester's own status line must not (its headers are
+         * also suppressed where libcurl can). */
+        a->ok_ms = status >= 200 && status < 300 ? mono_ms() : 0;
         a->retry_after[0] = '\0';
         a->body_len = 0;
         a->body[0] = '\0';
@@ -195,13 +198,28 @@ static CURLcode configure(CURL *curl, const hs_push_request *req, struct curl_sl
     if (!rc) rc = C.easy_setopt(curl, OPT_XFERINFOFUNCTION, on_progress);
     if (!rc) rc = C.easy_setopt(curl, OPT_XFERINFODATA, (void *)a);
     if (!rc) rc = C.easy_setopt(curl, OPT_NOPROGRESS, 0L);
+    if (!rc) C.easy_setopt(curl, OPT_SUPPRESS_CONNECT_HEADERS, 1L); /* libcurl >= 7.54; else the
+                                                                      * status reset above */
     return rc;
 }
 
-/* The answer's body as one printable line (it may echo nothing secret: we sent none). */
+/* The answer's body as one printable line (credentials it echoes: hs_push_redact_credentials). */
 static void printable(char *s) {
     for (; *s; s++)
         if ((unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f) *s = ' ';
+}
+
+void hs_push_redact_credentials(char *text, const char *const *headers, size_t nheaders) {
+    for (size_t i = 0; i < nheaders; i++) {
+        const char *h = headers[i];
+        if (strncasecmp(h, "Authorization:", 14) != 0) continue;
+        const char *secret = strrchr(h, ' ');
+        secret = secret ? secret + 1 : h + 14;
+        size_t len = strlen(secret);
+        if (len < 4) continue; /* no credential worth the name; nothing to match safely */
+        for (char *at = strstr(text, secret); at; at = strstr(at + len, secret))
+            memset(at, '*', len);
+    }
 }
 
 /* The outcome of a transfer that ended with rc: a 2xx status line counts, whatever came
@@ -220,6 +238,7 @@ static void judge(CURL *curl, CURLcode rc, const hs_push_request *req, answer *a
         printable(a->body);
         snprintf(out->detail, sizeof out->detail, "HTTP %ld%s%s", status, a->body[0] ? ": " : "",
                  a->body);
+        hs_push_redact_credentials(out->detail, req->headers, req->nheaders);
         return;
     }
     int64_t uploaded = 0;
@@ -236,6 +255,8 @@ static void judge(CURL *curl, CURLcode rc, const hs_push_request *req, answer *a
     hs_bounded detail = {out->detail, sizeof out->detail, 0};
     hs_bounded_printf(&detail, "%s%s%s%s", what, C.easy_strerror(rc), error[0] ? ": " : "",
                       error);
+    printable(out->detail); /* curl's message may carry a peer's bytes (a redirect's URL) */
+    hs_push_redact_credentials(out->detail, req->headers, req->nheaders);
 }
 
 static void send_one(void *ctx, const hs_push_request *req, hs_push_outcome *out) {

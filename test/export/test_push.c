@@ -312,6 +312,20 @@ static void test_auth_header(void) {
     CU_ASSERT_EQUAL(hs_pyroscope_auth_header("a-rather-long-token", 19, tiny, sizeof tiny, why, sizeof why), 0);
 }
 
+static void test_echoed_credentials_redacted(void) {
+    const char *headers[] = {"Content-Type: application/octet-stream",
+                             "Authorization: Basic MTIzNDU2OmdsY19hYmM="};
+    char text[] = "HTTP 401: bad Authorization: Basic MTIzNDU2OmdsY19hYmM= (twice: "
+                  "MTIzNDU2OmdsY19hYmM=)";
+    hs_push_redact_credentials(text, headers, 2);
+    CU_ASSERT_PTR_NULL(strstr(text, "MTIzNDU2"));
+    CU_ASSERT_STRING_EQUAL(text, "HTTP 401: bad Authorization: Basic ******************** "
+                                 "(twice: ********************)");
+    char other[] = "HTTP 500: application/octet-stream"; /* other headers untouched */
+    hs_push_redact_credentials(other, headers, 2);
+    CU_ASSERT_STRING_EQUAL(other, "HTTP 500: application/octet-stream");
+}
+
 static void test_service_from_command(void) {
     char s[64];
     CU_ASSERT_STRING_EQUAL(hs_pyroscope_service_from_command("com.example.Main --port 80", s, sizeof s),
@@ -350,6 +364,7 @@ static CU_TestInfo wire_tests[] = {
     {"labels, service, tenant", test_labels},
     {"ingest URL", test_ingest_url},
     {"Authorization header", test_auth_header},
+    {"credentials an answer echoes are blanked", test_echoed_credentials_redacted},
     {"service from sun.java.command", test_service_from_command},
     {"Retry-After", test_retry_after},
     CU_TEST_INFO_NULL,
