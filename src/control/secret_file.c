@@ -23,11 +23,29 @@ static int refuse_kind(const struct stat *st, const char *path, size_t cap, char
                  "make it private with chmod 600 %s", (unsigned)(st->st_mode & 07777), path);
         return -1;
     }
-    if ((size_t)st->st_size > cap - 1) {
+    if (st->st_uid != geteuid() && st->st_uid != 0) { /* its owner could change the secret */
+        snprintf(why, whylen, "it belongs to uid %u, neither this process's user (uid %u) nor "
+                 "root: chown it", (unsigned)st->st_uid, (unsigned)geteuid());
+        return -1;
+    }
+        if ((size_t)st->st_size > cap - 1) {
         snprintf(why, whylen, "the file is longer than %zu bytes", cap - 1);
         return -1;
     }
     return 0;
+}
+
+/* Up to len bytes (a short read does not end a regular file; a signal may cut one). */
+static ssize_t read_all(int fd, char *buf, size_t len) {
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        if (n == 0) break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
 }
 
 int hs_read_secret_file(const char *path, char *buf, size_t cap, size_t *len, char *why,
@@ -48,7 +66,7 @@ int hs_read_secret_file(const char *path, char *buf, size_t cap, size_t *len, ch
     }
     ssize_t n = 0;
     if (rc == 0) {
-        n = read(fd, buf, cap - 1); /* a regular file: one read returns what it holds */
+        n = read_all(fd, buf, cap - 1);
         if (n < 0) {
             snprintf(why, whylen, "cannot read it: %s", strerror(errno));
             rc = -1;

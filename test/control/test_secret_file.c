@@ -58,6 +58,18 @@ static void test_shared_file_refused(void) {
     CU_ASSERT_EQUAL(hs_read_secret_file(path, buf, sizeof buf, &n, why, sizeof why), 0);
 }
 
+/* Another user's private file: that user could change the secret (root runs the JVM). */
+static void test_other_owner_refused(void) {
+    if (geteuid() != 0) return; /* only root can give a file away */
+    char path[128], buf[64], why[256];
+    size_t n;
+    secret("theirs", "s3cret-token", 0600, path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(chown(path, 12345, (gid_t)-1), 0);
+    CU_ASSERT_EQUAL(hs_read_secret_file(path, buf, sizeof buf, &n, why, sizeof why), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "belongs to uid 12345"));
+    CU_ASSERT_PTR_NULL(strstr(why, "s3cret"));
+}
+
 static void test_not_a_file(void) {
     char path[128], buf[64], why[256];
     size_t n;
@@ -90,6 +102,7 @@ void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"a private file is read", test_private_file_read},
         {"a file others may read or write is refused", test_shared_file_refused},
+        {"another user's file is refused", test_other_owner_refused},
         {"FIFOs, directories, missing files", test_not_a_file},
         {"too long", test_too_long},
         CU_TEST_INFO_NULL,
