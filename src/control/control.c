@@ -469,9 +469,11 @@ static jint run_start(hs_agent *agent, JNIEnv *jni, const hs_command *cmd, answe
     }
     if (start_http(agent, jni, cmd, &opened) != 0) return JNI_ERR; /* sampling unchanged */
     int64_t interval = start_interval(agent, cmd);
-    int rc = running ? hs_sampling_change_interval(agent, agent->jvmti, interval, why, sizeof why)
-                     : hs_sampling_resume(agent, agent->jvmti, interval, cmd->has_interval, why,
-                                          sizeof why);
+    int rc = !running ? hs_sampling_resume(agent, agent->jvmti, interval, cmd->has_interval, why,
+                                           sizeof why)
+             : cmd->has_interval ? hs_sampling_change_interval(agent, agent->jvmti, interval, why,
+                                                               sizeof why)
+                                 : 0; /* rate=, log=, http= only: sampling untouched */
     if (rc != 0) {
         hs_error("start: %s", why);
         if (opened) hs_http_export_stop(agent);

@@ -91,7 +91,9 @@ int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, bool 
         return -1;
     }
     jvmtiError err = JVMTI_ERROR_NONE;
-    if (interval != atomic_load(&agent->sampling_interval))
+    /* Given: set even when it equals the configured one, which the rate cap may have moved
+     * the JVM away from. */
+    if (given || interval != atomic_load(&agent->sampling_interval))
         err = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval);
     if (err == JVMTI_ERROR_NONE && given) {
         atomic_store(&agent->sampling_interval, interval);
@@ -112,7 +114,6 @@ int hs_sampling_resume(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, bool 
 
 int hs_sampling_change_interval(hs_agent *agent, jvmtiEnv *jvmti, int64_t interval, char *why,
                                 size_t whylen) {
-    if (interval == atomic_load(&agent->sampling_interval)) return 0;
     int expected = HS_PHASE_RUNNING;
     if (!atomic_compare_exchange_strong(&agent->phase, &expected, HS_PHASE_PAUSED)) {
         snprintf(why, whylen, "sampling is not running (%s)", hs_sampling_state_name(agent));
