@@ -45,5 +45,7 @@ uint32_t hs_thread_ids_get(hs_thread_ids *ids, const hs_thread_ops *ops, void *c
 uint32_t hs_thread_ids_resident(const hs_thread_ids *ids);
 uint64_t hs_thread_ids_reclaimed(const hs_thread_ids *ids);
 uint64_t hs_thread_ids_uncached(const hs_thread_ids *ids);
+/* Threads whose name or identity the JVM did not give (said once on stderr). */
+uint64_t hs_thread_ids_failures(const hs_thread_ids *ids);
 
 #endif

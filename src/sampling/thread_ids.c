@@ -13,6 +13,7 @@ struct hs_thread_ids {
     hs_weak_slots *slots; /* identity hash -> name id, with the thread's weak ref */
     hs_thread_names *names;
     atomic_uint_fast64_t uncached;
+    atomic_uint_fast64_t failures; /* threads whose name or identity the JVM did not give */
 };
 
 hs_thread_ids *hs_thread_ids_create(uint32_t capacity, hs_thread_names *names) {
@@ -56,12 +57,23 @@ static uintptr_t id_of_new_thread(void *namer, jobject thread, int *error) {
     return id ? id : HS_THREAD_UNKNOWN_ID; /* names full */
 }
 
+/* A failure to name a thread (its samples then read [unknown thread]) or to keep its weak
+ * ref (named, asked again next time): counted, said once. */
+static void count_failure(hs_thread_ids *t, int error) {
+    if (atomic_fetch_add_explicit(&t->failures, 1, memory_order_relaxed) == 0)
+        hs_warn("threads=true: the JVM did not give a thread's name or identity (error %d); "
+                "its samples are labelled with an unknown thread, the profile is otherwise "
+                "unaffected", error);
+}
+
 static uint32_t uncached(hs_thread_ids *t, const thread_namer *namer, jthread thread) {
     if (atomic_fetch_add_explicit(&t->uncached, 1, memory_order_relaxed) == 0)
         hs_warn("threads=true: more threads alive at once than the thread table holds; their "
                 "names are asked for at every sample (slower, still right)");
     int error = 0;
-    return (uint32_t)id_of_new_thread((void *)namer, thread, &error);
+    uint32_t id = (uint32_t)id_of_new_thread((void *)namer, thread, &error);
+    if (error) count_failure(t, error);
+    return id;
 }
 
 uint32_t hs_thread_ids_get(hs_thread_ids *t, const hs_thread_ops *ops, void *ctx, jthread thread) {
@@ -71,9 +83,11 @@ uint32_t hs_thread_ids_get(hs_thread_ids *t, const hs_thread_ops *ops, void *ctx
     int found = hs_weak_slots_identity(t->slots, &ops->identity, ctx, thread, id_of_new_thread,
                                        &namer, &id, &error);
     if (found == HS_WEAK_FULL) return uncached(t, &namer, thread);
+    if (found < 0 || error) count_failure(t, error ? error : found);
     return found < 0 || id == 0 ? HS_THREAD_UNKNOWN_ID : (uint32_t)id;
 }
 
 uint32_t hs_thread_ids_resident(const hs_thread_ids *t) { return hs_weak_slots_resident(t->slots); }
 uint64_t hs_thread_ids_reclaimed(const hs_thread_ids *t) { return hs_weak_slots_reclaimed(t->slots); }
 uint64_t hs_thread_ids_uncached(const hs_thread_ids *t) { return atomic_load(&t->uncached); }
+uint64_t hs_thread_ids_failures(const hs_thread_ids *t) { return atomic_load(&t->failures); }

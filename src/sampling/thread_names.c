@@ -82,6 +82,7 @@ uint32_t hs_thread_names_intern(hs_thread_names *t, const char *name) {
     _Atomic uint32_t *entry;
     uint32_t id = find(t, name, h, &entry);
     if (id) return id;
+    if (atomic_load(&t->claimed) >= t->capacity) return 0; /* full: no copy made to drop */
     char *copy = strdup(name);
     if (!copy) return 0;
     id = atomic_fetch_add(&t->claimed, 1) + 1;

@@ -135,6 +135,7 @@ static void test_full_table_still_names_each(void) {
         }
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT_EQUAL(hs_thread_ids_uncached(ids), 3 * (100 - 8));
+    CU_ASSERT_EQUAL(hs_thread_ids_failures(ids), 0);
     hs_thread_ids_destroy(ids, &OPS, &env);
     hs_thread_names_destroy(names);
     free_fakes();
@@ -151,6 +152,7 @@ static void test_failed_name_is_unknown_once(void) {
         CU_ASSERT_EQUAL(hs_thread_ids_get(ids, &OPS, &env, (jthread)t), HS_THREAD_UNKNOWN_ID);
     CU_ASSERT_EQUAL(atomic_load(&t->name_calls), 1);
     CU_ASSERT_STRING_EQUAL(hs_thread_names_get(names, HS_THREAD_UNKNOWN_ID), "[unknown thread]");
+    CU_ASSERT_EQUAL(hs_thread_ids_failures(ids), 1); /* counted (and said) once, not per sample */
     hs_thread_ids_destroy(ids, &OPS, &env);
     hs_thread_names_destroy(names);
     free_fakes();
