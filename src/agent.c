@@ -32,7 +32,7 @@
 #include "control/sampling.h"
 #include "sampling/stack_store.h"
 #include "sampling/symbols.h"
-#include "sampling/thread_labels.h"
+#include "sampling/thread_ids.h"
 #include "sampling/thread_names.h"
 #include "sampling/sampler.h"
 #include "sampling/survival.h"
@@ -53,7 +53,7 @@ static int plan_budget(const hs_options *opts, hs_budget *budget) {
 }
 
 #define MAX_THREAD_NAMES (1u << 14) /* distinct thread names (threads=true) */
-#define MAX_THREADS (1u << 14)      /* threads alive at once whose names are cached */
+#define MAX_THREADS (1u << 14)      /* threads sampled at once whose name ids are cached */
 
 
 /* "JVMTI_ERROR_NOT_AVAILABLE (98)" into buf. */
@@ -243,7 +243,7 @@ static void free_tables(hs_agent *agent, JNIEnv *jni) {
     if (agent->stacks) hs_stack_store_destroy(agent->stacks);
     if (agent->samples) hs_sample_table_destroy(agent->samples);
     if (agent->symbols) hs_symbols_destroy(agent->symbols, jni);
-    hs_thread_labels_destroy(agent->thread_ids);
+    hs_thread_ids_destroy(agent->thread_ids);
     agent->thread_ids = NULL;
     hs_thread_names_destroy(agent->thread_names);
     agent->thread_names = NULL;

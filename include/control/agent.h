@@ -68,7 +68,7 @@ typedef struct hs_agent {
     _Atomic(struct hs_live_tracker *) live;
     pthread_mutex_t lifecycle_lock; /* serializes VMDeath and the commands of control.c */
     struct hs_thread_names *thread_names; /* threads=true: names for the "thread" label */
-    struct hs_thread_ids *thread_ids;     /* threads=true: threads by identity -> names */
+    struct hs_thread_ids *thread_ids;     /* threads=true: thread ids -> names */
 
     atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
     char java_version[64];

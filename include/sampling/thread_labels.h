@@ -1,5 +1,6 @@
 /* thread_labels.h: the "thread" label of a sample (threads=true): the JVM's side of
- * thread_ids.h, through JVMTI and JNI. */
+ * thread_ids.h, through JNI (java.lang.Thread's `tid` and `name` fields) and JVMTI
+ * (GetThreadInfo, where the name field cannot be read). */
 #ifndef HS_THREAD_LABELS_H
 #define HS_THREAD_LABELS_H
 
@@ -13,11 +14,13 @@
 #define HS_THREAD_NAME_UNNAMED "[unnamed thread]"
 #define HS_THREAD_NAME_UNNAMED_VIRTUAL "[unnamed virtual thread]"
 
+/* Looks up java.lang.Thread's `tid` and `name` fields once, before sampling is turned on
+ * (live phase; again at a later start: same answer). A JVM without them (none of JDK 11-25)
+ * is said once: names are then read through GetThreadInfo, at every sample without `tid`. */
+void hs_thread_labels_prepare(JNIEnv *jni);
+
 /* Hot path: the name id (thread_names.h) of the thread the allocation callback runs for:
  * `thread`, the callback's jthread (a virtual thread, not its carrier). */
 uint32_t hs_thread_label(hs_thread_ids *ids, jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
-
-/* Frees ids (its weak refs are left to the JVM's exit). */
-void hs_thread_labels_destroy(hs_thread_ids *ids);
 
 #endif

@@ -1,12 +1,13 @@
 /* thread_names.h: the distinct Java thread names that label samples (threads=true).
  *
- * Each application thread resolves its name once, on its first sample (sampler.c keeps the
- * id in a thread-local), and interns it here; samples then carry only the small id, part of
- * their bucket key, and the snapshot turns it back into the string label "thread". Equal
- * names share an id, so a pool that replaces its threads under the same names does not
- * grow the table. Lock-free: interning scans the names published so far and appends with
- * one atomic claim; two threads interning the same new name at once may get two ids for
- * it, which only splits a label's samples over two equal strings. Pure C, no JVM. */
+ * A thread's name is read on its first sample (thread_ids.h caches the id by the thread's
+ * own id, not in a C thread-local: that would be the carrier's under virtual threads) and
+ * interned here; samples then carry only the small id, part of their bucket key, and the
+ * snapshot turns it back into the string label "thread". Equal names share an id, so a pool
+ * that replaces its threads under the same names does not grow the table. Lock-free: a
+ * name is found through a hash index in a probe or two, and a new one is appended with one
+ * atomic claim; two threads interning the same new name at once may get two ids for it,
+ * which only splits a label's samples over two equal strings. Pure C, no JVM. */
 #ifndef HS_THREAD_NAMES_H
 #define HS_THREAD_NAMES_H
 

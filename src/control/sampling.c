@@ -7,6 +7,7 @@
 #include "heap/hotspot_tables.h"
 #include "live/live_tracker.h"
 #include "base/log.h"
+#include "sampling/thread_labels.h"
 #include "sampling/throttle.h"
 
 static jvmtiError set_event(jvmtiEnv *jvmti, jvmtiEventMode mode) {
@@ -42,6 +43,7 @@ static int start_live(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
 int hs_sampling_begin(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_jvm_property(jvmti, "java.vm.version", agent->java_version, sizeof agent->java_version);
     hs_jvm_property(jvmti, "java.vm.name", agent->vm_name, sizeof agent->vm_name);
+    if (agent->thread_ids) hs_thread_labels_prepare(jni);
     if (agent->opts.live && start_live(agent, jvmti, jni) != 0)
         hs_warn("live-heap tracking is off for this run; the allocation profile is unaffected");
     if (agent->opts.adapt_interval)

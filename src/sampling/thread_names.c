@@ -3,7 +3,9 @@
  * Names live in an array by id; an open-addressing index (name hash -> id, twice the
  * capacity, so an empty entry always ends a probe) finds a name in a probe or two, so a
  * program that names 10,000 virtual threads apart interns each in constant time. A new name
- * is published in the array before its id goes into the index. */
+ * is published in the array before its id goes into the index. The copies live in an arena
+ * (one malloc per 64 KiB of names, not one per name: a new virtual thread's first sample
+ * pays no malloc), freed with the table. */
 #include "sampling/thread_names.h"
 
 #include <stdatomic.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "sampling/arena.h"
 
 struct hs_thread_names {
     uint32_t capacity;
@@ -18,7 +21,10 @@ struct hs_thread_names {
     atomic_uint claimed;          /* slots handed out (ids 1..claimed) */
     _Atomic(char *) *names;       /* id -> name, NULL until published */
     _Atomic uint32_t *index;      /* name hash -> id, 0 = empty */
+    hs_arena *copies;             /* the names' bytes */
 };
+
+#define COPIES_CHUNK ((size_t)64 << 10)
 
 hs_thread_names *hs_thread_names_create(uint32_t capacity) {
     hs_thread_names *t = calloc(1, sizeof *t);
@@ -29,7 +35,8 @@ hs_thread_names *hs_thread_names_create(uint32_t capacity) {
     t->index_mask = entries - 1;
     t->names = calloc((size_t)t->capacity + 1, sizeof *t->names);
     t->index = calloc(entries, sizeof *t->index);
-    if (!t->names || !t->index ||
+    t->copies = hs_arena_create(COPIES_CHUNK, 0); /* bounded by capacity x the longest name */
+    if (!t->names || !t->index || !t->copies ||
         hs_thread_names_intern(t, HS_THREAD_NAME_UNKNOWN) != HS_THREAD_UNKNOWN_ID) {
         hs_thread_names_destroy(t);
         return NULL;
@@ -39,7 +46,7 @@ hs_thread_names *hs_thread_names_create(uint32_t capacity) {
 
 void hs_thread_names_destroy(hs_thread_names *t) {
     if (!t) return;
-    for (uint32_t i = 1; t->names && i <= t->capacity; i++) free(atomic_load(&t->names[i]));
+    hs_arena_destroy(t->copies);
     free((void *)t->names);
     free((void *)t->index);
     free(t);
@@ -83,14 +90,13 @@ uint32_t hs_thread_names_intern(hs_thread_names *t, const char *name) {
     uint32_t id = find(t, name, h, &entry);
     if (id) return id;
     if (atomic_load(&t->claimed) >= t->capacity) return 0; /* full: no copy made to drop */
-    char *copy = strdup(name);
-    if (!copy) return 0;
     id = atomic_fetch_add(&t->claimed, 1) + 1;
     if (id > t->capacity) {
         atomic_fetch_sub(&t->claimed, 1); /* keep claimed bounded; ids stay unique */
-        free(copy);
         return 0;
     }
+    char *copy = hs_arena_strdup(t->copies, name);
+    if (!copy) return 0; /* out of memory: id left unnamed (get() answers NULL) */
     atomic_store_explicit(&t->names[id], copy, memory_order_release);
     /* Indexed at the first empty entry, or the next one if a racer took it; a racer
      * interning the same name at once indexes its own id too: two ids carry one name,
