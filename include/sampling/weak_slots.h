@@ -26,7 +26,7 @@
 
 typedef struct {
     atomic_int state; /* private to weak_slots.c */
-    uint64_t key;
+    _Atomic uint64_t key; /* set when the slot is claimed, before it is published */
     jweak ref;
     uintptr_t value;
 } hs_weak_slot;
@@ -65,11 +65,16 @@ typedef enum {
     HS_WEAK_FOUND,   /* *value set */
     HS_WEAK_CLAIMED, /* *claimed is the caller's to publish or abandon */
     HS_WEAK_FULL,    /* no room in the window */
+    HS_WEAK_PENDING, /* match NULL only: another thread is registering key right now */
 } hs_weak_lookup_result;
 
 /* Brackets a find; when key is absent, claims a free slot of its window for the caller,
  * who registers the entry (hs_weak_slots_publish) or gives up (hs_weak_slots_abandon), and
- * then calls hs_weak_slots_reclaim_some. Bounded work in every table state. */
+ * then calls hs_weak_slots_reclaim_some. Bounded work in every table state.
+ * With match NULL (the key alone decides) the claim has a single winner: two threads
+ * claiming one key at once never both get a slot for it; the loser gets HS_WEAK_FOUND
+ * (the winner's value) or HS_WEAK_PENDING (the winner has not published yet: the caller
+ * computes the value for itself and registers nothing), so a key never has two entries. */
 hs_weak_lookup_result hs_weak_slots_lookup(hs_weak_slots *slots, uint64_t key, hs_weak_match match,
                                            void *ctx, uintptr_t *value, hs_weak_slot **claimed);
 void hs_weak_slots_publish(hs_weak_slots *slots, hs_weak_slot *claimed, uint64_t key, jweak ref,

@@ -40,11 +40,27 @@ void hs_method_table_destroy(hs_method_table *t, const hs_method_ops *ops, void 
     free(t);
 }
 
-static const hs_method_info *count_full(hs_method_table *t) {
-    if (atomic_fetch_add_explicit(&t->full, 1, memory_order_relaxed) == 0)
+/* Frames given &hs_method_table_full by one translation: added to the shared counter once
+ * per sample, not once per frame (a full table would otherwise make every frame of every
+ * sample an atomic add on one cache line shared by all threads). */
+static void count_full(hs_method_table *t, uint64_t frames) {
+    if (frames && atomic_fetch_add_explicit(&t->full, frames, memory_order_relaxed) == 0)
         hs_warn("method table full: frames of methods it has no room for show as %s; memory= "
                 "raises the limit", HS_METHOD_TABLE_FULL_NAME);
-    return &hs_method_table_full;
+}
+
+/* Resolves a method another thread is registering at this moment, for this frame only:
+ * its info is interned by content, so it is the one the winner registers. */
+static const hs_method_info *resolve_unregistered(hs_method_table *t, const hs_method_ops *ops,
+                                                  void *ctx, uintptr_t method) {
+    const hs_method_info *info = NULL;
+    jweak holder = NULL;
+    if (ops->resolve(ctx, method, &info, &holder) != 0) {
+        atomic_fetch_add_explicit(&t->failures, 1, memory_order_relaxed);
+        return &hs_method_unresolved;
+    }
+    ops->delete_ref(ctx, holder);
+    return info;
 }
 
 /* A method not found in its window: registered in a slot of its own, resolved by ops. */
@@ -56,6 +72,8 @@ static const hs_method_info *register_method(hs_method_table *t, const hs_method
     switch (hs_weak_slots_lookup(t->slots, method, NULL, NULL, &found, &slot)) {
     case HS_WEAK_FOUND: /* a racer registered it meanwhile */
         return (const hs_method_info *)found;
+    case HS_WEAK_PENDING: /* a racer is registering it: one entry per method */
+        return resolve_unregistered(t, ops, ctx, method);
     case HS_WEAK_CLAIMED: {
         const hs_method_info *info = NULL;
         jweak holder = NULL;
@@ -67,7 +85,6 @@ static const hs_method_info *register_method(hs_method_table *t, const hs_method
             /* A pseudo-info is kept too: the method's later frames need no new attempt, and
              * its slot goes with its class like any other. */
             hs_weak_slots_publish(t->slots, slot, method, holder, (uintptr_t)info);
-            if (info == &hs_method_table_full) count_full(t);
         }
         hs_weak_slots_reclaim_some(t->slots, &refs, ctx); /* a new method pays for a few old */
         return info;
@@ -78,25 +95,26 @@ static const hs_method_info *register_method(hs_method_table *t, const hs_method
          * checking a few slots (every one would make a full table cost a scan per frame). */
         if (atomic_load_explicit(&t->full, memory_order_relaxed) % 16 == 0)
             hs_weak_slots_reclaim_some(t->slots, &refs, ctx);
-        return count_full(t);
+        return &hs_method_table_full;
     }
 }
 
 void hs_method_table_translate(hs_method_table *t, const hs_method_ops *ops, void *ctx,
                                hs_frame *frames, uint32_t count) {
+    uint64_t full = 0;
     hs_weak_reader reader = hs_weak_slots_enter(t->slots);
     for (uint32_t i = 0; i < count; i++) {
         uintptr_t info = 0;
-        if (hs_weak_slots_find(t->slots, frames[i].method, NULL, NULL, &info, NULL)) {
-            if (info == (uintptr_t)&hs_method_table_full) count_full(t);
-            frames[i].method = info;
-            continue;
+        if (!hs_weak_slots_find(t->slots, frames[i].method, NULL, NULL, &info, NULL)) {
+            hs_weak_slots_leave(reader); /* first sight: JVMTI calls, maybe a reclaim */
+            info = (uintptr_t)register_method(t, ops, ctx, frames[i].method);
+            reader = hs_weak_slots_enter(t->slots);
         }
-        hs_weak_slots_leave(reader); /* first sight: JVMTI calls, maybe a reclaim */
-        frames[i].method = (uintptr_t)register_method(t, ops, ctx, frames[i].method);
-        reader = hs_weak_slots_enter(t->slots);
+        full += info == (uintptr_t)&hs_method_table_full;
+        frames[i].method = info;
     }
     hs_weak_slots_leave(reader);
+    count_full(t, full);
 }
 
 uint32_t hs_method_table_resident(const hs_method_table *t) { return hs_weak_slots_resident(t->slots); }

@@ -132,7 +132,8 @@ bool hs_weak_slots_find(hs_weak_slots *t, uint64_t key, hs_weak_match match, voi
         hs_weak_slot *slot = &t->slots[(start + probe) & t->mask];
         int state = atomic_load(&slot->state); /* seq_cst: see the file comment */
         if (state == SLOT_READY) {
-            if (slot->key == key && (!match || match(ctx, slot))) {
+            if (atomic_load_explicit(&slot->key, memory_order_relaxed) == key &&
+                (!match || match(ctx, slot))) {
                 *value = slot->value;
                 return true;
             }
@@ -142,6 +143,39 @@ bool hs_weak_slots_find(hs_weak_slots *t, uint64_t key, hs_weak_match match, voi
         if (state == SLOT_EMPTY) break;
     }
     return false;
+}
+
+/* Another slot than `own` of key's window holding key, claimed (FILLING) or registered
+ * (READY); NULL if none. A claimed slot lies before the window's first EMPTY slot: slots
+ * never become EMPTY again. */
+static hs_weak_slot *other_holder(hs_weak_slots *t, uint64_t key, const hs_weak_slot *own) {
+    uint32_t start = (uint32_t)hs_mix64(key) & t->mask;
+    for (uint32_t probe = 0; probe < HS_WEAK_WINDOW && probe <= t->mask; probe++) {
+        hs_weak_slot *slot = &t->slots[(start + probe) & t->mask];
+        int state = atomic_load(&slot->state);
+        if (state == SLOT_EMPTY) break;
+        if (slot != own && (state == SLOT_FILLING || state == SLOT_READY) &&
+            atomic_load(&slot->key) == key)
+            return slot;
+    }
+    return NULL;
+}
+
+/* Single winner for keys that alone decide: the claimer stores its key, then looks for
+ * another claim of the key. Of two claimers, the one whose key store came second (all
+ * seq_cst) sees the first's and steps back; both may step back, neither registers, and
+ * the next sight of the key tries again: never two entries. A slot whose claim left an
+ * old key readable for a moment can only make a claimer step back needlessly. */
+static hs_weak_lookup_result settle_claim(hs_weak_slots *t, uint64_t key, hs_weak_slot *mine,
+                                          uintptr_t *value) {
+    hs_weak_reader reader = hs_weak_slots_enter(t);
+    hs_weak_slot *other = other_holder(t, key, mine);
+    bool ready = other && atomic_load(&other->state) == SLOT_READY;
+    if (ready) *value = other->value;
+    hs_weak_slots_leave(reader);
+    if (!other) return HS_WEAK_CLAIMED;
+    hs_weak_slots_abandon(mine);
+    return ready ? HS_WEAK_FOUND : HS_WEAK_PENDING;
 }
 
 hs_weak_lookup_result hs_weak_slots_lookup(hs_weak_slots *t, uint64_t key, hs_weak_match match,
@@ -156,23 +190,28 @@ hs_weak_lookup_result hs_weak_slots_lookup(hs_weak_slots *t, uint64_t key, hs_we
         int expected = atomic_load(&open->state);
         if ((expected == SLOT_EMPTY || expected == SLOT_FREE) &&
             atomic_compare_exchange_strong(&open->state, &expected, SLOT_FILLING)) {
+            atomic_store(&open->key, key);
             *claimed = open;
-            return HS_WEAK_CLAIMED;
+            return match ? HS_WEAK_CLAIMED : settle_claim(t, key, open, value);
         }
     }
-    return HS_WEAK_FULL;
+    /* No room for us, but maybe a racer's claim of the same key took the last of it. */
+    return !match && other_holder(t, key, NULL) ? HS_WEAK_PENDING : HS_WEAK_FULL;
 }
 
 void hs_weak_slots_publish(hs_weak_slots *t, hs_weak_slot *slot, uint64_t key, jweak ref,
                            uintptr_t value) {
-    slot->key = key;
+    atomic_store_explicit(&slot->key, key, memory_order_relaxed);
     slot->ref = ref;
     slot->value = value;
     atomic_fetch_add(&t->resident, 1);
     atomic_store(&slot->state, SLOT_READY);
 }
 
-void hs_weak_slots_abandon(hs_weak_slot *slot) { atomic_store(&slot->state, SLOT_FREE); }
+void hs_weak_slots_abandon(hs_weak_slot *slot) {
+    atomic_store(&slot->key, 0); /* no claimer takes a stale key for a racer's */
+    atomic_store(&slot->state, SLOT_FREE);
+}
 
 /* ---- objects by identity ---------------------------------------------------------------- */
 

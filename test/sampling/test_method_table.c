@@ -12,7 +12,8 @@
  * translating stacks while classes unload, no deleted ref is ever read and every frame gets
  * its own method's names (or [method table full]: 4 threads on 2 cores, each defining a
  * class every few microseconds into 256 slots, outrun a grace period held up by a reader
- * preempted inside its bracket; a JVM defines classes a thousand times slower). */
+ * preempted inside its bracket; a JVM defines classes a thousand times slower); 4 threads
+ * meeting the same new method at the same moment register it once. */
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -39,6 +40,7 @@ typedef struct {
     fake_refs_env refs; /* first: the fake refs' ctx */
     hs_method_infos *infos;
     atomic_long resolves;
+    bool slow; /* resolve yields, as JVMTI calls take time: widens a race of two resolvers */
 } fake_env;
 
 static int fake_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jweak *holder) {
@@ -46,6 +48,7 @@ static int fake_resolve(void *ctx, uintptr_t id, const hs_method_info **info, jw
     fake_method *m = (fake_method *)id;
     atomic_fetch_add(&env->resolves, 1);
     if (atomic_load(&m->fails)) return 99;
+    if (env->slow) sched_yield();
     hs_line_entry row = {.bci = 0, .line = m->line};
     hs_method_info draft = {.name = m->name, .system_name = m->name, .filename = "Tmpl.java",
                             .start_line = m->line, .nlines = 1, .lines = &row};
@@ -315,6 +318,62 @@ static void test_concurrent_reclaim_never_reads_deleted_refs(void) {
     race_translations_with_reclaim(stress_rounds() / 5 + 1);
 }
 
+/* ---- concurrent: one method met by several threads at once --------------------------- */
+
+enum { MEET_THREADS = 4, MEET_ROUNDS = 500 };
+
+typedef struct {
+    hs_method_table *table;
+    fake_env *env;
+    fake_method **methods; /* one new method per round */
+    pthread_barrier_t *meet;
+    long wrong;
+} meeter;
+
+static void *meet_new_methods(void *arg) {
+    meeter *m = arg;
+    for (int round = 0; round < MEET_ROUNDS; round++) {
+        pthread_barrier_wait(m->meet); /* all threads see the round's method for the first time */
+        hs_frame f = {.method = (uintptr_t)m->methods[round]};
+        hs_method_table_translate(m->table, &OPS, m->env, &f, 1);
+        const hs_method_info *info = (const hs_method_info *)f.method;
+        if (!info || strcmp(info->name, m->methods[round]->name) != 0) m->wrong++;
+    }
+    return NULL;
+}
+
+static void test_racing_resolvers_register_once(void) {
+    hs_arena *arena = hs_arena_create(1 << 16, 1 << 22);
+    fake_env env = {.infos = hs_method_infos_create(4 * MEET_ROUNDS, arena), .slow = true};
+    hs_method_table *t = hs_method_table_create(4 * MEET_ROUNDS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    static fake_method *methods[MEET_ROUNDS];
+    for (int i = 0; i < MEET_ROUNDS; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "Met%d.run", i);
+        methods[i] = new_method(new_class(), name, i + 1);
+    }
+    pthread_barrier_t meet;
+    pthread_barrier_init(&meet, NULL, MEET_THREADS);
+    meeter meeters[MEET_THREADS];
+    pthread_t threads[MEET_THREADS];
+    for (int i = 0; i < MEET_THREADS; i++) {
+        meeters[i] = (meeter){.table = t, .env = &env, .methods = methods, .meet = &meet};
+        pthread_create(&threads[i], NULL, meet_new_methods, &meeters[i]);
+    }
+    for (int i = 0; i < MEET_THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        CU_ASSERT_EQUAL(meeters[i].wrong, 0);
+    }
+    pthread_barrier_destroy(&meet);
+    CU_ASSERT_EQUAL(hs_method_table_resident(t), MEET_ROUNDS); /* one entry per method */
+    CU_ASSERT_EQUAL(atomic_load(&env.refs.deletes), atomic_load(&env.resolves) - MEET_ROUNDS);
+    hs_method_table_destroy(t, &OPS, &env);
+    hs_method_infos_destroy(env.infos);
+    hs_arena_destroy(arena);
+    free_fakes();
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"churned classes' methods are reclaimed", test_churned_classes_are_reclaimed},
@@ -324,6 +383,7 @@ void register_tests(void) {
         {"failed resolution frees its slot", test_failed_resolution_frees_its_slot},
         {"concurrent reclaim never reads deleted refs",
          test_concurrent_reclaim_never_reads_deleted_refs},
+        {"racing resolvers register a method once", test_racing_resolvers_register_once},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("method table", tests);
