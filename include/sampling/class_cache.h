@@ -23,19 +23,15 @@
 #include <stdint.h>
 
 #include "sampling/arena.h"
+#include "sampling/weak_slots.h"
 
 #define HS_CLASS_CACHE_FULL 1u
 #define HS_CLASS_CACHE_FULL_NAME "[class table full]"
 
 typedef struct {
-    /* identity hash of klass into *out; 0, or an error code (JVMTI) */
-    int (*hash)(void *ctx, jclass klass, jint *out);
+    hs_identity_ops identity; /* identity hash, weak refs (jvm_identity.h in the JVM) */
     /* the class's display name ("byte[]") into buf; 0, or an error code */
     int (*name)(void *ctx, jclass klass, char *buf, size_t len);
-    jweak (*new_ref)(void *ctx, jclass klass);            /* NULL on failure */
-    bool (*same)(void *ctx, jweak ref, jclass klass);     /* ref still designates klass */
-    bool (*cleared)(void *ctx, jweak ref);                /* the class was unloaded */
-    void (*delete_ref)(void *ctx, jweak ref);
 } hs_class_ops;
 
 typedef struct hs_class_cache hs_class_cache;

@@ -1,7 +1,7 @@
 /* jvm_identity.h: the JVM's side of the identity caches (weak_slots.h): an object's identity
- * hash through JVMTI, and JNI weak refs that confirm and outlive it. The class cache, the
- * method table (refs to a method's class) and the thread ids all reach the JVM through
- * these. Their ctx is an hs_jvm_env, or a struct that begins with one. */
+ * hash through JVMTI, and JNI weak refs that confirm and outlive it. The class cache and the
+ * method table (refs to a method's class) reach the JVM through these. Their ctx is an
+ * hs_jvm_env, or a struct that begins with one. */
 #ifndef HS_JVM_IDENTITY_H
 #define HS_JVM_IDENTITY_H
 
@@ -21,7 +21,9 @@ bool hs_jvm_same_object(void *env, jweak ref, jobject obj);
 bool hs_jvm_ref_cleared(void *env, jweak ref);            /* its object was collected */
 void hs_jvm_delete_weak_ref(void *env, jweak ref);
 
-/* All five, as hs_identity_ops. */
-extern const hs_identity_ops hs_jvm_identity_ops;
+/* All five, as an hs_identity_ops initializer (a constant expression, for static tables). */
+#define HS_JVM_IDENTITY_OPS                                                                    \
+    {.hash = hs_jvm_identity_hash, .new_ref = hs_jvm_new_weak_ref, .same = hs_jvm_same_object, \
+     .cleared = hs_jvm_ref_cleared, .delete_ref = hs_jvm_delete_weak_ref}
 
 #endif

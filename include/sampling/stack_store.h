@@ -14,7 +14,8 @@
 #include <stdint.h>
 
 typedef struct {
-    uintptr_t method; /* jmethodID, as an integer */
+    uintptr_t method; /* the method's info (method_infos.h), as an integer: never a jmethodID
+                         once stored (sampler.c translates the frames first) */
     int32_t bci;      /* bytecode index (jlocation); -1 for native methods */
 } hs_frame;
 
@@ -35,8 +36,9 @@ uint32_t hs_stack_store_intern(hs_stack_store *store, const hs_frame *frames, ui
                                bool truncated);
 
 /* The same, and *is_new (may be NULL) tells whether this call stored the stack: exactly
- * one caller sees true for each distinct stack, which lets the sampler do first-sight
- * work (resolving the methods) once per stack instead of once per sample. */
+ * one caller sees true for each distinct stack (the tests count insertions with it; the
+ * sampler has no first-sight work per stack: its frames' methods are resolved before the
+ * stack is interned, symbols.h). */
 uint32_t hs_stack_store_add(hs_stack_store *store, const hs_frame *frames, uint32_t depth,
                             bool truncated, bool *is_new);
 

@@ -84,7 +84,7 @@ void hs_weak_slots_abandon(hs_weak_slot *claimed);
 /* ---- objects by identity (classes, threads) --------------------------------------------
  * An object is found by its identity hash (the key) in its window and confirmed by its
  * weak ref (same()); on first sight its value is computed and registered with a new weak
- * ref. hs_class_cache and hs_thread_ids are built on this. */
+ * ref. hs_class_cache is built on this. */
 typedef struct {
     int (*hash)(void *ctx, jobject obj, jint *out); /* identity hash: 0, or an error code */
     jweak (*new_ref)(void *ctx, jobject obj);       /* NULL on failure */

@@ -62,7 +62,8 @@ hs_class_cache *hs_class_cache_create(uint32_t capacity, hs_arena *names) {
 
 void hs_class_cache_destroy(hs_class_cache *c, const hs_class_ops *ops, void *ctx) {
     if (!c) return;
-    hs_weak_ref_ops refs = ops ? (hs_weak_ref_ops){.cleared = ops->cleared, .delete_ref = ops->delete_ref}
+    hs_weak_ref_ops refs = ops ? (hs_weak_ref_ops){.cleared = ops->identity.cleared,
+                                                   .delete_ref = ops->identity.delete_ref}
                                : (hs_weak_ref_ops){0};
     hs_weak_slots_destroy(c->slots, ops ? &refs : NULL, ctx);
     free((void *)c->name_index);
@@ -138,11 +139,9 @@ static uint32_t count_full(hs_class_cache *c) {
 
 uint32_t hs_class_cache_id(hs_class_cache *c, const hs_class_ops *ops, void *ctx, jclass klass,
                            int *error) {
-    hs_identity_ops identity = {.hash = ops->hash, .new_ref = ops->new_ref, .same = ops->same,
-                                .cleared = ops->cleared, .delete_ref = ops->delete_ref};
     class_namer namer = {.cache = c, .ops = ops, .ctx = ctx};
     uintptr_t id = 0;
-    switch (hs_weak_slots_identity(c->slots, &identity, ctx, klass, id_of_new_class, &namer, &id,
+    switch (hs_weak_slots_identity(c->slots, &ops->identity, ctx, klass, id_of_new_class, &namer, &id,
                                    error)) {
     case HS_WEAK_FOUND:
         if (id == HS_CLASS_CACHE_FULL) atomic_fetch_add_explicit(&c->overflow, 1, memory_order_relaxed);

@@ -27,11 +27,3 @@ void hs_jvm_delete_weak_ref(void *ctx, jweak ref) {
     JNIEnv *jni = ((hs_jvm_env *)ctx)->jni;
     (*jni)->DeleteWeakGlobalRef(jni, ref);
 }
-
-const hs_identity_ops hs_jvm_identity_ops = {
-    .hash = hs_jvm_identity_hash,
-    .new_ref = hs_jvm_new_weak_ref,
-    .same = hs_jvm_same_object,
-    .cleared = hs_jvm_ref_cleared,
-    .delete_ref = hs_jvm_delete_weak_ref,
-};

@@ -45,7 +45,7 @@ struct hs_stack_store {
     hs_arena *arena;                /* the records */
 };
 
-/* The method is mixed in before the bci is added, so neighbouring jmethodIDs (8 bytes
+/* The method is mixed in before the bci is added, so neighbouring method pointers (a few bytes
  * apart) and small bcis cannot cancel each other; the odd multiplier spreads the bci. */
 static uint64_t hash_stack(const hs_frame *frames, uint32_t depth, bool truncated) {
     uint64_t h = hs_mix64(((uint64_t)depth << 1 | (truncated ? 1u : 0u)) + 0x9e3779b97f4a7c15ULL);

@@ -46,12 +46,8 @@ static int class_name(void *ctx, jclass klass, char *buf, size_t len) {
 }
 
 static const hs_class_ops CLASS_OPS = {
-    .hash = hs_jvm_identity_hash,
+    .identity = HS_JVM_IDENTITY_OPS,
     .name = class_name,
-    .new_ref = hs_jvm_new_weak_ref,
-    .same = hs_jvm_same_object,
-    .cleared = hs_jvm_ref_cleared,
-    .delete_ref = hs_jvm_delete_weak_ref,
 };
 
 static void count_failure(hs_symbols *s, const char *what, jvmtiError err, const char *shown) {

@@ -37,8 +37,10 @@ static int fake_name(void *ctx, jclass klass, char *buf, size_t len) {
     return 0;
 }
 
-static const hs_class_ops OPS = {fake_hash, fake_name, fake_new_ref, fake_same, fake_cleared,
-                                 fake_delete_ref};
+static const hs_class_ops OPS = {
+    .identity = {fake_hash, fake_new_ref, fake_same, fake_cleared, fake_delete_ref},
+    .name = fake_name,
+};
 
 static fake_class *new_class(const char *name, uint64_t *seed) {
     fake_class *c = fake_alloc(sizeof *c);
