@@ -302,6 +302,8 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
+    char losses[256];
+    if (hs_symbols_describe_losses(agent->symbols, losses, sizeof losses)) hs_info("%s", losses);
     log_rate_status(agent);
     if (agent->opts.live) hs_live_stop(&agent->live, jni, drained);
 }

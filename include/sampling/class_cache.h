@@ -58,6 +58,8 @@ uint32_t hs_class_cache_count(const hs_class_cache *cache);
 uint64_t hs_class_cache_overflow(const hs_class_cache *cache);
 /* Slots of unloaded classes made free again. */
 uint64_t hs_class_cache_reclaimed(const hs_class_cache *cache);
+/* Lookups whose class got its id but no slot: the JVM made no weak ref (said once). */
+uint64_t hs_class_cache_ref_failures(const hs_class_cache *cache);
 /* Classes present in the slots now (live or not yet reclaimed). */
 uint32_t hs_class_cache_resident(const hs_class_cache *cache);
 

@@ -73,5 +73,8 @@ uint32_t hs_symbols_class_resident(const hs_symbols *symbols);
 uint64_t hs_symbols_class_overflow(const hs_symbols *symbols);
 /* Resolutions that failed or did not fit. */
 uint64_t hs_symbols_failures(const hs_symbols *symbols);
+/* When some methods' line numbers could not be read or some classes' weak refs not made
+ * (each said once when it first happened): true, with one line counting both in buf. */
+bool hs_symbols_describe_losses(const hs_symbols *symbols, char *buf, size_t len);
 
 #endif

@@ -113,6 +113,8 @@ void hs_weak_slots_reclaim_some(hs_weak_slots *slots, const hs_weak_ref_ops *ops
 /* Slots made free again so far; entries present now (live, or unloaded not yet reclaimed). */
 uint64_t hs_weak_slots_reclaimed(const hs_weak_slots *slots);
 uint32_t hs_weak_slots_resident(const hs_weak_slots *slots);
+/* Values computed but not registered because the JVM made no weak ref (said once). */
+uint64_t hs_weak_slots_ref_failures(const hs_weak_slots *slots);
 
 /* Tests only: called by a reader between reading the epoch and counting itself in (NULL,
  * the default: nothing), to widen that window in a race test. */

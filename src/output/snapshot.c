@@ -330,6 +330,9 @@ static void add_comments(const hs_snapshot_source *src, hs_profile *p, double ra
                            (unsigned long long)hs_symbols_method_reclaimed(sym),
                            (unsigned long long)hs_symbols_method_overflow(sym),
                            HS_METHOD_TABLE_FULL_NAME);
+    char losses[256];
+    if (hs_symbols_describe_losses(sym, losses, sizeof losses))
+        hs_profile_add_comment(p, "%s", losses);
     hs_profile_add_comment(p,
                            "arenas: %zu bytes of names, %zu bytes of stack frames (reserved in "
                            "1 MiB chunks, within memory=)",

@@ -167,4 +167,5 @@ uint32_t hs_class_cache_count(const hs_class_cache *c) {
 
 uint64_t hs_class_cache_overflow(const hs_class_cache *c) { return atomic_load(&c->overflow); }
 uint64_t hs_class_cache_reclaimed(const hs_class_cache *c) { return hs_weak_slots_reclaimed(c->slots); }
+uint64_t hs_class_cache_ref_failures(const hs_class_cache *c) { return hs_weak_slots_ref_failures(c->slots); }
 uint32_t hs_class_cache_resident(const hs_class_cache *c) { return hs_weak_slots_resident(c->slots); }

@@ -3,6 +3,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ struct hs_symbols {
     hs_method_table *methods; /* jmethodID -> info, for methods of loaded classes */
     hs_class_cache *classes;
     atomic_uint_fast64_t failures;
+    atomic_uint_fast64_t line_failures; /* GetLineNumberTable failed unexpectedly */
     bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
 };
 
@@ -58,17 +60,30 @@ static void count_failure(hs_symbols *s, const char *what, jvmtiError err, const
 
 /* ---- the method table's view of the JVM (method_table.h) ------------------------------ */
 
+/* GetLineNumberTable failed for another reason than the method having no lines (native,
+ * abstract, compiled without -g:lines): its frames show no line. Counted; said once. */
+static void count_line_failure(hs_symbols *s, jvmtiError err) {
+    if (err == JVMTI_ERROR_ABSENT_INFORMATION || err == JVMTI_ERROR_NATIVE_METHOD) return;
+    if (atomic_fetch_add(&s->line_failures, 1) == 0)
+        hs_warn("cannot read a method's line numbers (JVMTI error %d); its frames show no line, "
+                "the profile is otherwise unaffected", (int)err);
+}
+
 /* The line table of method, sorted by bci, rewritten in place in the JVMTI buffer (16-byte
  * entries become 8-byte ones: entry i is read before its bytes or any later entry's are
  * written). NULL with *n = 0 when the method has none (native, abstract, compiled without
  * -g:lines); the caller deallocates *table. */
-static const hs_line_entry *line_table(jvmtiEnv *jvmti, jmethodID method, uint32_t *n,
-                                       unsigned char **table) {
+static const hs_line_entry *line_table(hs_symbols *s, jvmtiEnv *jvmti, jmethodID method,
+                                       uint32_t *n, unsigned char **table) {
     jint count = 0;
     jvmtiLineNumberEntry *rows = NULL;
     *n = 0;
     *table = NULL;
-    if ((*jvmti)->GetLineNumberTable(jvmti, method, &count, &rows) != JVMTI_ERROR_NONE) return NULL;
+    jvmtiError err = (*jvmti)->GetLineNumberTable(jvmti, method, &count, &rows);
+    if (err != JVMTI_ERROR_NONE) {
+        count_line_failure(s, err);
+        return NULL;
+    }
     *table = (unsigned char *)rows;
     for (jint i = 0; i < count; i++) {
         jvmtiLineNumberEntry row;
@@ -115,7 +130,7 @@ static const hs_method_info *intern_method(hs_symbols *s, jvmtiEnv *jvmti, jmeth
     unsigned char *rows = NULL;
     hs_method_info draft = {.name = names.name, .system_name = names.system_name,
                             .filename = names.filename};
-    draft.lines = line_table(jvmti, method, &draft.nlines, &rows);
+    draft.lines = line_table(s, jvmti, method, &draft.nlines, &rows);
     for (uint32_t i = 0; i < draft.nlines; i++)
         if (draft.start_line == 0 || draft.lines[i].line < draft.start_line)
             draft.start_line = draft.lines[i].line;
@@ -220,3 +235,14 @@ uint64_t hs_symbols_method_reclaimed(const hs_symbols *s) { return hs_method_tab
 uint64_t hs_symbols_method_overflow(const hs_symbols *s) { return hs_method_table_full_frames(s->methods); }
 uint32_t hs_symbols_class_count(const hs_symbols *s) { return hs_class_cache_count(s->classes); }
 uint64_t hs_symbols_failures(const hs_symbols *s) { return atomic_load(&s->failures); }
+
+bool hs_symbols_describe_losses(const hs_symbols *s, char *buf, size_t len) {
+    uint64_t lines = atomic_load(&s->line_failures);
+    uint64_t refs = hs_class_cache_ref_failures(s->classes);
+    if (lines == 0 && refs == 0) return false;
+    snprintf(buf, len,
+             "symbols: %llu methods without line numbers (GetLineNumberTable failed), %llu class "
+             "lookups without a weak ref (NewWeakGlobalRef failed; resolved again)",
+             (unsigned long long)lines, (unsigned long long)refs);
+    return true;
+}

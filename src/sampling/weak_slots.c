@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/log.h"
 #include "base/tls_model.h"
 
 enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_DEAD, SLOT_FREE };
@@ -40,6 +41,7 @@ struct hs_weak_slots {
     hs_weak_slot *slots;
     atomic_uint resident; /* READY + DEAD slots */
     atomic_uint_fast64_t reclaimed;
+    atomic_uint_fast64_t ref_failures; /* new_ref failed: value computed, not registered */
     reader_stripe readers[READER_STRIPES];
     atomic_uint epoch;
     atomic_bool reclaiming; /* the reclaimer's lock (try-only: nobody waits on it) */
@@ -228,6 +230,16 @@ static bool same_object(void *probe, const hs_weak_slot *slot) {
     return p->ops->same(p->ctx, slot->ref, p->obj);
 }
 
+/* The JVM made no weak ref (out of memory): the object's value stands for this lookup,
+ * the next one computes it again. Counted; said once per process. */
+static void count_ref_failure(hs_weak_slots *t) {
+    static atomic_bool said;
+    atomic_fetch_add_explicit(&t->ref_failures, 1, memory_order_relaxed);
+    if (!atomic_exchange(&said, true))
+        hs_warn("the JVM made no weak reference (NewWeakGlobalRef failed); the class of such "
+                "a sample is resolved again at its next sample (slower, still right)");
+}
+
 int hs_weak_slots_identity(hs_weak_slots *t, const hs_identity_ops *ops, void *ctx, jobject obj,
                            hs_identity_value_fn value_of, void *value_ctx, uintptr_t *value,
                            int *error) {
@@ -247,6 +259,7 @@ int hs_weak_slots_identity(hs_weak_slots *t, const hs_identity_ops *ops, void *c
         jweak ref = *value ? ops->new_ref(ctx, obj) : NULL;
         if (ref) hs_weak_slots_publish(t, slot, (uint32_t)hash, ref, *value);
         else hs_weak_slots_abandon(slot);
+        if (*value && !ref) count_ref_failure(t);
     }
     /* A new object pays for checking a few old ones; a crowded window may be crowded with
      * collected ones. */
@@ -298,3 +311,4 @@ void hs_weak_slots_reclaim_some(hs_weak_slots *t, const hs_weak_ref_ops *ops, vo
 
 uint64_t hs_weak_slots_reclaimed(const hs_weak_slots *t) { return atomic_load(&t->reclaimed); }
 uint32_t hs_weak_slots_resident(const hs_weak_slots *t) { return atomic_load(&t->resident); }
+uint64_t hs_weak_slots_ref_failures(const hs_weak_slots *t) { return atomic_load(&t->ref_failures); }

@@ -116,6 +116,36 @@ static void test_full_is_named_and_bounded(void) {
     free_fakes();
 }
 
+static jweak no_ref(void *ctx, jobject obj) {
+    (void)ctx;
+    (void)obj;
+    return NULL; /* NewWeakGlobalRef out of memory */
+}
+
+/* The JVM makes no weak ref: each lookup still answers the class's id, registers nothing,
+ * and is counted (the agent says it once and counts it in the exit log). */
+static void test_failed_weak_ref_is_counted(void) {
+    hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
+    hs_class_cache *cache = hs_class_cache_create(16, arena);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cache);
+    fake_env env = {0};
+    uint64_t seed = 10;
+    fake_class *c = new_class("NoRef", &seed);
+    hs_class_ops ops = OPS;
+    ops.identity.new_ref = no_ref;
+    for (int i = 0; i < 5; i++) {
+        int err = 0;
+        uint32_t id = hs_class_cache_id(cache, &ops, &env, (jclass)c, &err);
+        CU_ASSERT_EQUAL(id, 2);
+        CU_ASSERT_STRING_EQUAL(hs_class_cache_name(cache, id), "NoRef");
+    }
+    CU_ASSERT_EQUAL(hs_class_cache_resident(cache), 0);
+    CU_ASSERT_EQUAL(hs_class_cache_ref_failures(cache), 5);
+    hs_class_cache_destroy(cache, &OPS, &env);
+    hs_arena_destroy(arena);
+    free_fakes();
+}
+
 static void test_failed_registration_frees_its_slot(void) {
     hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
     hs_class_cache *cache = hs_class_cache_create(16, arena);
@@ -225,6 +255,7 @@ void register_tests(void) {
         {"flood of unloaded classes recycles", test_flood_recycles},
         {"full cache is named and bounded", test_full_is_named_and_bounded},
         {"failed registration frees its slot", test_failed_registration_frees_its_slot},
+        {"a failed weak ref is counted", test_failed_weak_ref_is_counted},
         {"concurrent reclaim never reads deleted refs",
          test_concurrent_reclaim_never_reads_deleted_refs},
         {"a reader held up before counting itself in", test_reader_held_up_before_counting_in},
