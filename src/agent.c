@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "control/agent.h"
+#include "heap/hotspot_tables.h"
 #include "control/budget.h"
 #include "control/command.h"
 #include "control/control.h"
@@ -82,13 +83,10 @@ static int check_jvmti(jvmtiEnv *jvmti, jvmtiError err, const char *what) {
  * go to the JVM's temp directory (java.io.tmpdir; /tmp when it is unset, relative, or not
  * a directory this JVM may write) instead: `name` in it, into file (a pattern: a '%' of
  * the directory doubled). */
-static void attach_default_file(JavaVM *vm, const char *name, char *file, size_t len) {
-    jvmtiEnv *env = NULL;
-    char *tmpdir = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_11) != JNI_OK) env = NULL;
-    if (env && (*env)->GetSystemProperty(env, "java.io.tmpdir", &tmpdir) != JVMTI_ERROR_NONE)
-        tmpdir = NULL;
-    bool usable = tmpdir && tmpdir[0] == '/' && access(tmpdir, W_OK | X_OK) == 0;
+static void attach_default_file(jvmtiEnv *jvmti, const char *name, char *file, size_t len) {
+    char tmpdir[HS_PATH_MAX];
+    bool usable = hs_jvm_property(jvmti, "java.io.tmpdir", tmpdir, sizeof tmpdir) == 0 &&
+                  tmpdir[0] == '/' && access(tmpdir, W_OK | X_OK) == 0;
     const char *dir = usable ? tmpdir : "/tmp";
     size_t end = strlen(dir), used = 0;
     while (end > 1 && dir[end - 1] == '/') end--;
@@ -97,12 +95,15 @@ static void attach_default_file(JavaVM *vm, const char *name, char *file, size_t
         file[used++] = dir[i];
     }
     snprintf(file + used, len - used, "%s%s", used > 1 ? "/" : "", name);
-    if (tmpdir) (*env)->Deallocate(env, (unsigned char *)tmpdir);
-    if (env) (*env)->DisposeEnvironment(env);
+}
+
+/* Gives the agent's JVMTI environment back (a load that did not go through). */
+static void dispose_env(jvmtiEnv *jvmti) {
+    check_jvmti(jvmti, (*jvmti)->DisposeEnvironment(jvmti), "DisposeEnvironment");
 }
 
 /* Parses options, handles help, sets the log level and the output path. */
-static int configure(hs_agent *agent, JavaVM *vm, const char *options, bool attach) {
+static int configure(hs_agent *agent, jvmtiEnv *jvmti, const char *options, bool attach) {
     char err[HS_PATH_MAX + 512];
     hs_options_defaults(&agent->opts);
     if (hs_options_parse(options, &agent->opts, err, sizeof err) != 0) {
@@ -132,7 +133,7 @@ static int configure(hs_agent *agent, JavaVM *vm, const char *options, bool atta
     if (attach && !hs_command_has_item(options, "file")) {
         char name[HS_PATH_MAX];
         snprintf(name, sizeof name, "%s", agent->opts.file);
-        attach_default_file(vm, name, agent->opts.file, sizeof agent->opts.file);
+        attach_default_file(jvmti, name, agent->opts.file, sizeof agent->opts.file);
     }
     agent->start_time = time(NULL);
     agent->start_nanos = hs_wall_nanos();
@@ -356,10 +357,13 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     hs_agent *agent = hs_agent_get();
     if (hs_faults_configure(getenv("HEAPSAMPLER_TEST_FAULTS")) != 0)
         hs_warn("HEAPSAMPLER_TEST_FAULTS: an item was not understood and is ignored");
-    if (configure(agent, vm, options, attach) != 0) return JNI_ERR;
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
         hs_error("this JVM has no JVMTI 11 environment; heap sampling (JEP 331) needs JDK 11+");
+        return JNI_ERR;
+    }
+    if (configure(agent, jvmti, options, attach) != 0) {
+        dispose_env(jvmti);
         return JNI_ERR;
     }
     agent->vm = vm;
@@ -370,7 +374,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
         hs_error("heap sampling is held by another JVMTI agent in this JVM (async-profiler, "
                  "another heap profiler); only one can sample the heap: heapsampler does "
                  "nothing in this JVM");
-        (*jvmti)->DisposeEnvironment(jvmti);
+        dispose_env(jvmti);
         agent->jvmti = NULL;
         return HS_LOAD_REFUSED;
     }
@@ -384,7 +388,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
         hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0 ||
         hs_push_export_open(agent) != 0) {
         free_tables(agent, NULL);
-        (*jvmti)->DisposeEnvironment(jvmti);
+        dispose_env(jvmti);
         agent->jvmti = NULL;
         return JNI_ERR;
     }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
+
 static void *dl_lookup(void *handle, const char *name) { return dlsym(handle, name); }
 
 typedef int (*layout_loader)(void *layout, void *handle, const char **missing);
@@ -86,6 +88,8 @@ int hs_jvm_property(jvmtiEnv *jvmti, const char *key, char *buf, size_t len) {
         return -1;
     }
     snprintf(buf, len, "%s", value);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+    jvmtiError err = (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+    if (err != JVMTI_ERROR_NONE) /* the value is ours already; only its bytes are lost */
+        hs_debug("Deallocate of the property %s failed (JVMTI error %d)", key, (int)err);
     return 0;
 }
