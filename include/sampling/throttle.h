@@ -178,4 +178,8 @@ static inline int64_t hs_throttle_clock_nanos(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Tests only: holds (true) or releases (false) the checker's lock, as an application
+ * thread descheduled in the middle of a check would. */
+void hs_throttle_test_hold_checker(struct hs_throttle *throttle, bool hold);
+
 #endif

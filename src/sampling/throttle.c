@@ -9,7 +9,9 @@
  * one. Everything below "checker state" is touched only by the thread holding `checking`. */
 #include "sampling/throttle.h"
 
+#include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,10 +514,31 @@ void hs_throttle_control_interval(hs_throttle *t, int64_t start, bool given,
     atomic_store(&t->highest_interval, start);
 }
 
-/* Takes the checker's lock, waiting: a check takes microseconds. Not for the hot path. */
-static void lock_checker(hs_throttle *t) {
-    while (atomic_flag_test_and_set_explicit(&t->checking, memory_order_acquire)) {
+/* Tries the checker's lock up to `yields` times, yielding between tries: the holder is an
+ * application thread in its callback (a check takes microseconds) that may have been
+ * descheduled, so a waiter gives its core away rather than spin against it. Not for the
+ * hot path. */
+static bool try_lock_checker(hs_throttle *t, long yields) {
+    for (long i = 0; atomic_flag_test_and_set_explicit(&t->checking, memory_order_acquire); i++) {
+        if (i >= yields) return false;
+        sched_yield();
     }
+    return true;
+}
+
+/* Takes the checker's lock, yielding while it waits (a command that must change the
+ * control's state). */
+static void lock_checker(hs_throttle *t) {
+    while (!try_lock_checker(t, LONG_MAX)) {
+    }
+}
+
+/* Yields the status formatter spends waiting for the checker before it says "busy". */
+#define STATUS_LOCK_YIELDS 1000
+
+void hs_throttle_test_hold_checker(struct hs_throttle *t, bool hold) {
+    if (hold) lock_checker(t);
+    else atomic_flag_clear_explicit(&t->checking, memory_order_release);
 }
 
 static void unlock_checker(hs_throttle *t) {
@@ -586,11 +609,12 @@ static int format_interval(hs_throttle *t, const hs_throttle_stats *s, char *buf
         return snprintf(buf, len, "rate cap: JVM sampling interval %lld; its control stopped: "
                                   "SetHeapSamplingInterval failed (JVMTI error %d)\n",
                         (long long)s->interval, s->interval_error);
-    lock_checker(t);
-    hs_interval_control control = t->control;
-    unlock_checker(t);
-    char why[512];
-    hs_interval_control_explain(&control, why, sizeof why);
+    char why[512] = "interval: its reasons not read (the rate cap was busy checking; ask again)";
+    if (try_lock_checker(t, STATUS_LOCK_YIELDS)) {
+        hs_interval_control control = t->control;
+        unlock_checker(t);
+        hs_interval_control_explain(&control, why, sizeof why);
+    }
     return snprintf(buf, len, "rate cap: JVM sampling interval %lld (configured %lld, highest "
                               "%lld), changed %llu times (%llu raised, %llu lowered) so that "
                               "the JVM offers 1.25 to 2 times what the cap keeps\n"

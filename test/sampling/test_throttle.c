@@ -10,8 +10,11 @@
  * run decides the same way). The bias itself, which one run's noise can hide,
  * is tested over many seeds: the mean error must be within 4 standard errors of 0. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/hash.h"
 #include "sampling/interval_control.h"
@@ -729,9 +732,50 @@ static void test_status_lines(void) {
     sim_free(&s);
 }
 
+typedef struct {
+    sim *s;
+    char buf[2048];
+    atomic_bool done;
+} status_call;
+
+static void *format_status(void *arg) {
+    status_call *c = arg;
+    hs_throttle_format_status(c->s->t, c->s->now, c->buf, sizeof c->buf);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+/* A checker descheduled while it holds the lock: the status gives up after a bounded wait
+ * and says the interval's reasons were not read (it spun for ever). */
+static void test_status_with_a_busy_checker(void) {
+    fake_jvm jvm = {.interval = 524288};
+    sim s;
+    sim_init(&s, 1000, SECOND);
+    hs_throttle_control_interval(s.t, jvm.interval, false, NULL, set_interval, &jvm);
+    hs_throttle_test_hold_checker(s.t, true);
+    static status_call call;
+    call = (status_call){.s = &s};
+    pthread_t thread;
+    pthread_create(&thread, NULL, format_status, &call);
+    for (int i = 0; i < 1000 && !atomic_load(&call.done); i++) {
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL); /* 10 s at most */
+    }
+    bool answered = atomic_load(&call.done);
+    hs_throttle_test_hold_checker(s.t, false); /* lets a stuck formatter finish */
+    pthread_join(thread, NULL);
+    CU_ASSERT_TRUE(answered);
+    CU_ASSERT_PTR_NOT_NULL(strstr(call.buf, "rate cap: interval: its reasons not read (the rate "
+                                            "cap was busy checking; ask again)"));
+    format_status(&call);
+    CU_ASSERT_PTR_NOT_NULL(strstr(call.buf, "it follows the budget"));
+    sim_free(&s);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"steady population", test_steady_population},
+        {"status with a busy checker", test_status_with_a_busy_checker},
         {"below the cap: everything kept at weight one", test_below_the_cap_keeps_everything_at_weight_one},
         {"bursty population", test_bursty_population},
         {"the kept rate is the nominal rate", test_kept_rate_is_the_nominal_rate},
