@@ -18,6 +18,15 @@
  *    longest wait it may take (0: none) and refuses the others itself.
  *  - At most HS_HTTP_MAX_CONNECTIONS connections; when full, the oldest reading one is
  *    evicted for a newcomer, or the newcomer is answered 503 and closed.
+ *  - At most HS_HTTP_ACCEPTS_PER_ROUND connections are accepted per poll round, after the
+ *    connections already held had their turn: a connect flood waits in the backlog and
+ *    cannot starve the slots being served.
+ *  - Loopback: every local client is one peer (127.0.0.1 or ::1), so one misbehaving local
+ *    client's strikes shorten every local client's head deadline. Deliberately kept: a
+ *    client that sends its request whole (any scraper) is served at accept and never meets
+ *    that deadline, nor is it ever the oldest reading connection evicted (the hostile
+ *    scrape test and bench/hostile_scrape.sh run exactly this on 127.0.0.1); telling local
+ *    clients apart would need their port, which each connection picks anew.
  *  - A response must be taken within the write timeout; one response per connection.
  * The loop never blocks on a peer: hs_http_server_stop, from any thread, makes
  * hs_http_server_run return within one handler call.
@@ -42,6 +51,7 @@
 #include "export/http_message.h"
 
 #define HS_HTTP_MAX_CONNECTIONS 32     /* every connection, whatever it is doing */
+#define HS_HTTP_ACCEPTS_PER_ROUND 8    /* connections accepted per poll round, at most */
 #define HS_HTTP_MAX_READING 8          /* heads (and bodies) still arriving, all peers */
 #define HS_HTTP_PEER_READING 4         /* ... of one peer */
 #define HS_HTTP_MAX_WAITING 8          /* answers waiting for their time (?seconds=) */

@@ -261,8 +261,10 @@ static void log_attempt(const hs_push_profile *p, hs_push_verdict v, const hs_pu
     long long from = (long long)p->from, until = (long long)p->until;
     switch (v) {
     case HS_PUSH_SENT:
-        if (!P.failing) break;
+        /* Repeats of a drop pending since its line are said now, not only at the next
+         * different failure or at exit: no dropped window waits silently behind a success. */
         flush_all_repeats();
+        if (!P.failing) break;
         P.logged[HS_PUSH_RETRY].detail[0] = P.logged[HS_PUSH_RESEND].detail[0] = '\0';
         hs_warn("push: %s answers again", url);
         break;

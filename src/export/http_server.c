@@ -551,8 +551,10 @@ static void admit(hs_http_server *s, const hs_http_handler *h, int fd,
     if (c->state == CONN_READING) make_reading_room(s, h, c);
 }
 
-static void accept_all(hs_http_server *s, const hs_http_handler *h) {
-    for (;;) {
+/* Accepts what waits, HS_HTTP_ACCEPTS_PER_ROUND at most: the rest of a flood waits in the
+ * backlog for the next round, after the connections held now are served. */
+static void accept_some(hs_http_server *s, const hs_http_handler *h) {
+    for (int accepted = 0; accepted < HS_HTTP_ACCEPTS_PER_ROUND; accepted++) {
         struct sockaddr_storage from = {0};
         socklen_t len = sizeof from;
         int fd = accept4(s->listen_fd, (struct sockaddr *)&from, &len,
@@ -632,7 +634,7 @@ void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
             if (atomic_load(&s->stopping)) break;
         }
         on_deadlines(s, h);
-        if (n > 0 && (fds[0].revents & POLLIN)) accept_all(s, h);
+        if (n > 0 && (fds[0].revents & POLLIN)) accept_some(s, h);
     }
     for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++)
         if (s->conns[i].state != CONN_FREE) close_conn(h, &s->conns[i]);
