@@ -177,7 +177,9 @@ static void *race(void *arg) {
  * entries all the time: never another thread's name. */
 static void test_racing_carriers_never_mix_names(void) {
     enum { THREADS = 500, RACERS = 4 };
-    hs_thread_names *names = hs_thread_names_create(THREADS + 1);
+    /* Room for every id racing interns can hand out (a name interned by several racers at
+     * once may get an id each): a full name table would answer [unknown thread]. */
+    hs_thread_names *names = hs_thread_names_create(RACERS * THREADS + 1);
     hs_thread_ids *ids = hs_thread_ids_create(16, names);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ids);
     fake_env env = {0};
