@@ -21,30 +21,14 @@ set -u
 
 print_usage_if_asked "${1:-}"
 
-AGENT=$(find_agent "${1:-}") || exit 1
-JAVA_HOME=$(find_java_home) || exit 1
-JAVA=$JAVA_HOME/bin/java
+bench_setup "${1:-}" hostile
 DURATION=${DURATION:-60}
 SLOW=${SLOW:-5}
 WAITERS=${WAITERS:-5}
 QUIET_SECONDS=${QUIET_SECONDS:-20}
-WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
-RUN_DIR=$WORK/hostile-run
-mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
-command -v curl >/dev/null || die "curl is needed (apt-get install curl)"
+need_curl
 compile_workload "$JAVA_HOME" PushFill "$WORK/classes"
 compile_workload "$JAVA_HOME" HostileClients "$WORK/classes"
-
-# The JVM's port, from its startup line in $1 (waits at most 20 s).
-port_of() {
-    local port="" i
-    for i in $(seq 400); do
-        port=$(grep -o 'on http://127.0.0.1:[0-9]*' "$1" 2>/dev/null | head -1 | sed 's/.*://')
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
-    echo "$port"
-}
 
 # Scrapes port $1 once a second, $2 times; one line "CODE SECONDS" per scrape into $3.
 scrape() {
@@ -76,7 +60,7 @@ measure() {
     "$JAVA" "-agentpath:$agent=file=$RUN_DIR/hs-%p.pb.gz,http=0" -Xmx256m -cp "$WORK/classes" \
         PushFill $((QUIET_SECONDS + DURATION + 15)) >"$RUN_DIR/$label-out" 2>"$err" &
     pid=$!
-    port=$(port_of "$err")
+    port=$(endpoint_port "$err")
     if [ -z "$port" ]; then
         kill "$pid" 2>/dev/null
         die "$label: no endpoint line from the JVM: $(tail -3 "$err")"

@@ -182,3 +182,28 @@ function verdict(v, n, lo_ok, hi_ok,    m, lo, hi) {
     return (m >= lo_ok && m <= hi_ok ? "met" : "missed") " by the median, but min-max spans the target: run more rounds"
 }
 '
+
+# The preamble of a benchmark: AGENT (from $1, the script's argument), JAVA_HOME, JAVA, WORK
+# and RUN_DIR=$WORK/$2-run, created. Exits with a message when one cannot be had.
+bench_setup() {
+    AGENT=$(find_agent "${1:-}") || exit 1
+    JAVA_HOME=$(find_java_home) || exit 1
+    JAVA=$JAVA_HOME/bin/java
+    WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
+    RUN_DIR=$WORK/$2-run
+    mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
+}
+
+need_curl() { command -v curl >/dev/null || die "curl is needed (apt-get install curl)"; }
+
+# The port of the agent's endpoint, from the JVM's startup line in stderr file $1; waits
+# at most $2 tries of 0.05 s (default 400: 20 s). Prints nothing when it never came.
+endpoint_port() {
+    local port="" i
+    for i in $(seq "${2:-400}"); do
+        port=$(grep -o 'on http://127.0.0.1:[0-9]*' "$1" 2>/dev/null | head -1 | sed 's/.*://')
+        [ -n "$port" ] && break
+        sleep 0.05
+    done
+    echo "$port"
+}

@@ -21,17 +21,12 @@ set -u
 
 print_usage_if_asked "${1:-}"
 
-AGENT=$(find_agent "${1:-}") || exit 1
-JAVA_HOME=$(find_java_home) || exit 1
-JAVA=$JAVA_HOME/bin/java
+bench_setup "${1:-}" push
 PAIRS=${PAIRS:-5}
 PUSH_PERIOD=${PUSH_PERIOD:-15}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-24000000}
 FILL_SECONDS=${FILL_SECONDS:-200}
 FILL_MEMORY=${FILL_MEMORY:-8m} # the queue holds memory=/16: 512 KiB, about 130 windows of PushFill
-WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
-RUN_DIR=$WORK/push-run
-mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
 compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
 compile_workload "$JAVA_HOME" PushFill "$WORK/classes"
 compile_workload "$JAVA_HOME" PushSink "$WORK/classes"

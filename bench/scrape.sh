@@ -24,28 +24,19 @@ set -u
 
 print_usage_if_asked "${1:-}"
 
-AGENT=$(find_agent "${1:-}") || exit 1
-JAVA_HOME=$(find_java_home) || exit 1
-JAVA=$JAVA_HOME/bin/java
+bench_setup "${1:-}" scrape
 PAIRS=${PAIRS:-5}
 SCRAPE_PERIOD=${SCRAPE_PERIOD:-15}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-24000000}
-WORK=${WORK:-${TMPDIR:-/tmp}/heapsampler-bench}
-RUN_DIR=$WORK/scrape-run
-mkdir -p "$RUN_DIR" || die "cannot create $RUN_DIR"
-command -v curl >/dev/null || die "curl is needed (apt-get install curl)"
+need_curl
 compile_workload "$JAVA_HOME" AllocMix "$WORK/classes"
 
 # Scrapes the endpoint named in $RUN_ERR every SCRAPE_PERIOD s until killed; counts the
 # profiles it got in $RUN_DIR/scrapes.
 scraper() {
-    local port="" i=0
+    local port
     : >"$RUN_DIR/scrapes"
-    while [ -z "$port" ] && [ $i -lt 600 ]; do
-        port=$(grep -o 'on http://127.0.0.1:[0-9]*' "$RUN_ERR" 2>/dev/null | head -1 | sed 's/.*://')
-        i=$((i + 1))
-        [ -z "$port" ] && sleep 0.05
-    done
+    port=$(endpoint_port "$RUN_ERR" 600)
     [ -n "$port" ] || return 0
     while :; do
         sleep "$SCRAPE_PERIOD"
@@ -102,11 +93,7 @@ serving_thread_cpu() {
         -cp "$WORK/classes" AllocMix "${THREAD_STEPS:-$((ALLOCMIX_STEPS * 3))}" >"$RUN_DIR/thread-out" 2>"$err" &
     pid=$!
     start=$EPOCHREALTIME
-    for _ in $(seq 200); do
-        port=$(grep -o 'on http://127.0.0.1:[0-9]*' "$err" 2>/dev/null | head -1 | sed 's/.*://')
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
+    port=$(endpoint_port "$err" 200)
     [ -n "$port" ] || die "no endpoint line from the JVM"
     while kill -0 "$pid" 2>/dev/null; do
         sleep "${THREAD_PERIOD:-1.5}"
