@@ -179,10 +179,10 @@ static bool sampler_running(void *owner) {
 }
 
 static void sampler_track(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
-                          uint32_t bucket, uint64_t size, uint64_t weight_fp) {
+                          uint32_t bucket, uint32_t class_id, uint64_t size, uint64_t weight_fp) {
     hs_agent *agent = owner;
     struct hs_live_tracker *live = atomic_load(&agent->live);
-    if (live) hs_live_track(live, jvmti, jni, object, bucket, size, weight_fp);
+    if (live) hs_live_track(live, jvmti, jni, object, bucket, class_id, size, weight_fp);
 }
 
 /* Static like the agent: the callback may read it until the JVM is gone. */

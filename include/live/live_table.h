@@ -2,7 +2,9 @@
  * table that application threads fill lock-free and one sweeper thread empties.
  *
  * Each entry holds an opaque reference (a JNI weak global ref in the agent), the index
- * of the sample's allocation bucket, the GC epoch and time of its allocation and a weight.
+ * of the sample's allocation bucket, a 16-bit tag the caller chooses (the agent: the
+ * sample's survival slot, survival.h), the GC epoch and time of its allocation and a
+ * weight.
  *
  * Threads:
  *   - hs_live_table_admit / hs_live_table_insert: any thread, lock-free, never allocate.
@@ -43,6 +45,11 @@
  * an insert fails with probability about f^64: 2e-4 at the 7/8 high-water mark. */
 #define HS_LIVE_PROBES 64
 
+/* Inserts probe only the first slots while the table is mostly empty: the smallest power of
+ * two times HS_LIVE_WINDOW_MIN that is at least four times the occupancy (or the whole
+ * table), so the sweeper's walks read a compact block (live_table.c, probe_window). */
+#define HS_LIVE_WINDOW_MIN 1024u
+
 typedef struct hs_live_table hs_live_table;
 
 /* When a sample was allocated: the GC epoch, and the time in seconds since an origin the
@@ -56,6 +63,7 @@ typedef struct {
 typedef struct {
     void *ref;          /* the reference given to insert, never NULL */
     uint32_t bucket;    /* allocation bucket index */
+    uint16_t tag;       /* as given to insert */
     uint32_t epoch;     /* GC epoch at allocation */
     uint32_t seconds;   /* allocation time, seconds since the inserter's origin */
     uint64_t weight_fp; /* samples this entry stands for, HS_WEIGHT_ONE units: the
@@ -99,12 +107,14 @@ bool hs_live_table_admit(hs_live_table *table, uint64_t random, uint8_t *level);
 
 /* Hot path: stores an admitted sample. `ref` must not be NULL; `level` is the one
  * admit returned; `weight_fp` the sample's own weight (HS_WEIGHT_ONE per JVM sample);
+ * `tag` any 16 bits the caller wants back in hs_live_entry (the table never reads it);
  * `birth` its GC epoch and time of allocation.
  * Returns the slot index, or -1 when no free slot was found within HS_LIVE_PROBES
  * probes, or ref is NULL or level too high (counted as failed: the caller still owns
  * ref and should release it). */
 int64_t hs_live_table_insert(hs_live_table *table, uint64_t random, void *ref, uint32_t bucket,
-                             hs_live_birth birth, uint64_t weight_fp, uint8_t level);
+                             uint16_t tag, hs_live_birth birth, uint64_t weight_fp,
+                             uint8_t level);
 
 /* Sweeper thread: raises the level if the table is above its high-water mark, then
  * visits every published entry. `visit` (may be NULL: keep all) decides removal of dead

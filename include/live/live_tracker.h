@@ -123,10 +123,10 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
  * wakes the sweeper. No JNI. */
 void hs_live_on_gc(struct hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch);
 
-/* Hot path: maybe track object (size bytes, sample bucket `bucket`, weight weight_fp) in
- * tracker t, read from the slot by a caller counted in flight. */
+/* Hot path: maybe track object (of class id class_id, size bytes, sample bucket `bucket`,
+ * weight weight_fp) in tracker t, read from the slot by a caller counted in flight. */
 void hs_live_track(struct hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
-                   uint32_t bucket, uint64_t size, uint64_t weight_fp);
+                   uint32_t bucket, uint32_t class_id, uint64_t size, uint64_t weight_fp);
 
 /* Sums the live estimates per bucket for a dump (any thread that may use JNI; serialized
  * with the sweeper). nbuckets: buckets in the sample table. 0, or -1 (ENOMEM). */

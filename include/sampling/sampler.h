@@ -50,9 +50,10 @@ typedef struct hs_sampler {
     void *owner;
     atomic_int *(*enter)(void *owner); /* counted in flight; the callback subtracts 1 when done */
     bool (*running)(void *owner);      /* sampling is on: record */
-    /* a kept sample, recorded in bucket `bucket`, for the live tracker */
+    /* a kept sample (of class id class_id), recorded in bucket `bucket`, for the live
+     * tracker */
     void (*track)(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject object, uint32_t bucket,
-                  uint64_t size, uint64_t weight_fp);
+                  uint32_t class_id, uint64_t size, uint64_t weight_fp);
 } hs_sampler;
 
 /* Makes `sampler` the callback's context (NULL: the callback does nothing). */

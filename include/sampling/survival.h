@@ -53,8 +53,14 @@ void hs_survival_destroy(hs_survival *s);
  * NULL: 1. */
 double hs_survival_factor(const hs_survival *s, uint32_t class_id, uint64_t size);
 
+/* The slot (0 .. HS_SURVIVAL_SLOTS - 1) of this class id and size: what a tracked sample
+ * keeps to be learned from without its key (hs_survival_learn_slot). Pure. */
+uint16_t hs_survival_slot(uint32_t class_id, uint64_t size);
+
 /* Learner: one tracked sample's outcome (survived HS_SURVIVAL_AGE GCs, or died before). */
 void hs_survival_learn(hs_survival *s, uint32_t class_id, uint64_t size, bool survived);
+/* The same by the sample's slot (hs_survival_slot). */
+void hs_survival_learn_slot(hs_survival *s, uint16_t slot, bool survived);
 
 /* Learner: publishes the factors from the outcomes learned so far (after a sweep, at most
  * every 250 ms: live_tracker.c; at once after a heap walk that learned something). */

@@ -59,7 +59,7 @@ bool hs_humongous_track(hs_humongous *h, jvmtiEnv *jvmti, jobject object, uint64
     void *as_ref = (void *)(uintptr_t)(uint32_t)hash;
     /* No allocation time: humongous objects are not split by age (live_age.h). */
     hs_live_birth birth = {.epoch = epoch, .seconds = 0};
-    return hs_live_table_insert(h->table, random, as_ref, bucket, birth, weight_fp, level) >= 0;
+    return hs_live_table_insert(h->table, random, as_ref, bucket, 0, birth, weight_fp, level) >= 0;
 }
 
 void hs_humongous_maintain(hs_humongous *h) {

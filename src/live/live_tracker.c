@@ -96,15 +96,19 @@ static uint32_t seconds_now(const hs_live_tracker *t) {
     return ns > 0 ? (uint32_t)(ns / 1000000000) : 0;
 }
 
-/* Stores a weak ref to object in the table; false when there is no room. */
+/* Stores a weak ref to object in the table, tagged with its survival slot (the sweep then
+ * learns from it without reading its bucket: one cache miss an entry less); false when
+ * there is no room. */
 static bool track_object(hs_live_tracker *t, JNIEnv *jni, jobject object, uint64_t random,
-                         uint32_t bucket, hs_live_birth birth, uint64_t weight_fp, uint8_t level) {
+                         uint32_t bucket, uint16_t survival_slot, hs_live_birth birth,
+                         uint64_t weight_fp, uint8_t level) {
     jweak ref = (*jni)->NewWeakGlobalRef(jni, object);
     if (!ref) {
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         return false;
     }
-    if (hs_live_table_insert(t->table, random, ref, bucket, birth, weight_fp, level) < 0) {
+    if (hs_live_table_insert(t->table, random, ref, bucket, survival_slot, birth, weight_fp,
+                             level) < 0) {
         (*jni)->DeleteWeakGlobalRef(jni, ref);
         return false;
     }
@@ -120,7 +124,7 @@ static uint64_t next_random(hs_live_tracker *t) {
 }
 
 void hs_live_track(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,
-                   uint32_t bucket, uint64_t size, uint64_t weight_fp) {
+                   uint32_t bucket, uint32_t class_id, uint64_t size, uint64_t weight_fp) {
     uint64_t random = next_random(t);
     uint8_t level = 0;
     bool humongous = hs_humongous_applies(t->humongous, size);
@@ -131,6 +135,7 @@ void hs_live_track(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject obj
     bool tracked = humongous ? hs_humongous_track(t->humongous, jvmti, object, random, bucket,
                                                   epoch, weight_fp, level)
                              : track_object(t, jni, object, random, bucket,
+                                            hs_survival_slot(class_id, size),
                                             (hs_live_birth){epoch, seconds_now(t)}, weight_fp,
                                             level);
     if (tracked) return;
@@ -190,12 +195,11 @@ static void release_ref(const hs_live_entry *entry, void *ctx) {
     atomic_fetch_add_explicit(&c->counters->live_deleted, 1, memory_order_relaxed);
 }
 
-/* survival=true (survival.h): what the sweep learns of this sample's survival. */
+/* survival=true (survival.h): what the sweep learns of this sample's survival, by the
+ * survival slot its entry is tagged with. */
 static void learn_survival(sweep_context *c, const hs_live_entry *entry, bool dead) {
     int outcome = hs_survival_outcome(entry->epoch, c->previous, c->epoch, dead);
-    hs_bucket_snapshot b;
-    if (outcome < 0 || hs_sample_table_get(c->samples, entry->bucket, &b) != 0) return;
-    hs_survival_learn(c->survival, b.key.class_id, b.key.size, outcome == 1);
+    if (outcome >= 0) hs_survival_learn_slot(c->survival, entry->tag, outcome == 1);
 }
 
 static void add_survivor(const hs_live_entry *entry, void *ctx);

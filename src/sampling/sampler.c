@@ -167,7 +167,8 @@ static void record_sample(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *jn
     if (bucket == 0) /* a table was full: fold, never drop */
         bucket = hs_overflow_record(sampler->overflow, sampler->samples, key, weight_fp, base);
     if (bucket == 0) return; /* spilled: counted, but no bucket to track liveness against */
-    sampler->track(sampler->owner, jvmti, jni, object, bucket, (uint64_t)size, weight_fp);
+    sampler->track(sampler->owner, jvmti, jni, object, bucket, key.class_id, (uint64_t)size,
+                   weight_fp);
 }
 
 static _Atomic(const hs_sampler *) installed;

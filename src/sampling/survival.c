@@ -44,8 +44,18 @@ double hs_survival_factor(const hs_survival *s, uint32_t class_id, uint64_t size
     return f ? (double)f / FACTOR_ONE : 1;
 }
 
+_Static_assert(HS_SURVIVAL_SLOTS <= 65536, "a slot fits the live table's 16-bit tag");
+
+uint16_t hs_survival_slot(uint32_t class_id, uint64_t size) {
+    return (uint16_t)slot_of(class_id, size);
+}
+
 void hs_survival_learn(hs_survival *s, uint32_t class_id, uint64_t size, bool survived) {
-    slot_counts *c = &s->counts[slot_of(class_id, size)];
+    hs_survival_learn_slot(s, hs_survival_slot(class_id, size), survived);
+}
+
+void hs_survival_learn_slot(hs_survival *s, uint16_t slot, bool survived) {
+    slot_counts *c = &s->counts[slot % HS_SURVIVAL_SLOTS];
     if (c->total == 0) atomic_fetch_add_explicit(&s->learned_slots, 1, memory_order_relaxed);
     if (c->total >= HS_SURVIVAL_MEMORY) {
         c->survived /= 2;

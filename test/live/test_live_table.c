@@ -33,8 +33,9 @@ typedef struct {
     uint32_t bad; /* entries whose fields do not match what was inserted */
 } table_sum;
 
-/* Inserted entries here have bucket = ref index, epoch = 2 * index and seconds = 3 * index +
- * 1: every walk checks them, so the thinning tests check that thinning keeps them. */
+/* Inserted entries here have bucket = ref index, tag = 5 * index (16 bits), epoch = 2 * index
+ * and seconds = 3 * index + 1: every walk checks them, so the thinning tests check that
+ * thinning keeps them. */
 static void sum_entry(const hs_live_entry *e, void *ctx) {
     table_sum *s = ctx;
     s->entries++;
@@ -44,7 +45,9 @@ static void sum_entry(const hs_live_entry *e, void *ctx) {
     if (e->level < s->min_level) s->min_level = e->level;
     if (e->level > s->max_level) s->max_level = e->level;
     uint32_t i = fake_index(e->ref);
-    if (e->bucket != i || e->epoch != 2 * i || e->seconds != 3 * i + 1) s->bad++;
+    if (e->bucket != i || e->tag != (uint16_t)(5 * i) || e->epoch != 2 * i ||
+        e->seconds != 3 * i + 1)
+        s->bad++;
 }
 
 static table_sum sum_table(const hs_live_table *t) {
@@ -53,10 +56,10 @@ static table_sum sum_table(const hs_live_table *t) {
     return s;
 }
 
-/* Inserts fake object i with bucket i, epoch 2i, seconds 3i + 1; returns the slot. */
+/* Inserts fake object i with bucket i, tag 5i, epoch 2i, seconds 3i + 1; returns the slot. */
 static int64_t insert_fake(hs_live_table *t, uint64_t *rng, uint32_t i, uint64_t weight_fp,
                            uint8_t level) {
-    return hs_live_table_insert(t, hs_random_next(rng), fake_ref(i), i,
+    return hs_live_table_insert(t, hs_random_next(rng), fake_ref(i), i, (uint16_t)(5 * i),
                                 (hs_live_birth){.epoch = 2 * i, .seconds = 3 * i + 1}, weight_fp,
                                 level);
 }
@@ -107,7 +110,7 @@ static void test_insert_then_each_sees_fields(void) {
     CU_ASSERT_EQUAL(st.inserted, 2);
     CU_ASSERT_EQUAL(st.level, 0);
     /* a NULL ref is refused */
-    CU_ASSERT_EQUAL(hs_live_table_insert(t, 1, NULL, 0, (hs_live_birth){0, 0}, HS_WEIGHT_ONE, 0), -1);
+    CU_ASSERT_EQUAL(hs_live_table_insert(t, 1, NULL, 0, 0, (hs_live_birth){0, 0}, HS_WEIGHT_ONE, 0), -1);
     hs_live_table_destroy(t);
 }
 
@@ -172,6 +175,46 @@ static void test_full_table_fails_and_counts(void) {
     CU_ASSERT_EQUAL(st.failed, failures);
     CU_ASSERT_EQUAL(st.inserted, CAP);
     CU_ASSERT_EQUAL(st.occupancy, CAP);
+    hs_live_table_destroy(t);
+}
+
+static hs_live_action remove_all(const hs_live_entry *e, void *ctx) {
+    (void)e;
+    (void)ctx;
+    return HS_LIVE_REMOVE;
+}
+
+/* A mostly empty table keeps its entries in its first slots (the sweeper's walks then read
+ * a compact block): under HS_LIVE_WINDOW_MIN / 4 entries all sit below HS_LIVE_WINDOW_MIN;
+ * the window doubles as the occupancy passes a quarter of it, up to the whole table; and
+ * after a spike is swept away, new entries go to the first slots again. */
+static void test_inserts_stay_in_a_window_while_sparse(void) {
+    enum { CAP = 16384 };
+    hs_live_table *t = hs_live_table_create(CAP, 1);
+    uint64_t rng = 5;
+    uint32_t i = 0, highest = 0;
+    for (; i < HS_LIVE_WINDOW_MIN / 4; i++) {
+        int64_t slot = insert_fake(t, &rng, i, HS_WEIGHT_ONE, 0);
+        CU_ASSERT_TRUE(slot >= 0 && slot < HS_LIVE_WINDOW_MIN);
+    }
+    /* the window follows the occupancy: entry k goes below the power of two >= 4k */
+    for (; i < 8192; i++) {
+        uint32_t window = HS_LIVE_WINDOW_MIN;
+        while (window < 4 * i && window < CAP) window *= 2;
+        int64_t slot = insert_fake(t, &rng, i, HS_WEIGHT_ONE, 0);
+        CU_ASSERT_TRUE(slot >= 0 && (uint32_t)slot < window);
+        if (slot > (int64_t)highest) highest = (uint32_t)slot;
+    }
+    CU_ASSERT_TRUE(highest >= CAP / 2); /* the whole table from a quarter full */
+    hs_live_stats st;
+    hs_live_table_stats(t, &st);
+    CU_ASSERT_EQUAL(st.failed, 0);
+    hs_live_table_sweep(t, remove_all, NULL, NULL);
+    CU_ASSERT_EQUAL(occupancy(t), 0);
+    for (uint32_t k = 0; k < 100; k++) {
+        int64_t slot = insert_fake(t, &rng, k, HS_WEIGHT_ONE, 0);
+        CU_ASSERT_TRUE(slot >= 0 && slot < HS_LIVE_WINDOW_MIN);
+    }
     hs_live_table_destroy(t);
 }
 
@@ -475,7 +518,7 @@ static void *inserter_main(void *arg) {
             atomic_fetch_add(&cs->rejected, 1);
             continue;
         }
-        int64_t slot = hs_live_table_insert(cs->table, r, &cs->objects[id], id % 97,
+        int64_t slot = hs_live_table_insert(cs->table, r, &cs->objects[id], id % 97, (uint16_t)id,
                                             (hs_live_birth){.epoch = id, .seconds = ~id},
                                             HS_WEIGHT_ONE, lvl);
         if (slot < 0) {
@@ -495,7 +538,7 @@ static void sum_weight(const hs_live_entry *e, void *ctx) { *(uint64_t *)ctx += 
 
 static void check_fields(concurrent_state *cs, const hs_live_entry *e) {
     uint32_t id = record_index(cs, e->ref);
-    if (id >= OBJECTS || e->bucket != id % 97 || e->epoch != id || e->seconds != ~id ||
+    if (id >= OBJECTS || e->bucket != id % 97 || e->tag != (uint16_t)id || e->epoch != id || e->seconds != ~id ||
         e->weight_fp != (HS_WEIGHT_ONE << e->level))
         atomic_fetch_add(&cs->bad_fields, 1);
 }
@@ -617,6 +660,7 @@ void register_tests(void) {
         {"insert then each sees fields", test_insert_then_each_sees_fields},
         {"sweep removes what the visitor says", test_sweep_removes_what_visitor_says},
         {"full table fails and counts", test_full_table_fails_and_counts},
+        {"inserts stay in a window while sparse", test_inserts_stay_in_a_window_while_sparse},
         {"admit probability is 2^-L", test_admit_probability},
         {"thinning halves and preserves weight", test_thinning_halves_and_preserves_weight},
         {"thinning mixed levels", test_thinning_mixed_levels},

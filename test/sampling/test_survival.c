@@ -69,6 +69,30 @@ static void test_factors_follow_survival(void) {
     hs_survival_destroy(s);
 }
 
+/* A tracked sample learned by the slot it was tagged with teaches the factor of its class
+ * and size, as learning by the key does; slots are in range. */
+static void test_learn_by_slot(void) {
+    hs_survival *by_key = hs_survival_create(), *by_slot = hs_survival_create();
+    for (uint32_t i = 0; i < 300; i++) {
+        uint32_t class_id = i % 5;
+        uint64_t size = (uint64_t)16 << (i % 7);
+        bool survived = i % 3 == 0;
+        CU_ASSERT(hs_survival_slot(class_id, size) < HS_SURVIVAL_SLOTS);
+        hs_survival_learn(by_key, class_id, size, survived);
+        hs_survival_learn_slot(by_slot, hs_survival_slot(class_id, size), survived);
+    }
+    hs_survival_publish(by_key);
+    hs_survival_publish(by_slot);
+    for (uint32_t c = 0; c < 5; c++)
+        for (int k = 0; k < 7; k++)
+            CU_ASSERT_EQUAL(hs_survival_factor(by_key, c, (uint64_t)16 << k),
+                            hs_survival_factor(by_slot, c, (uint64_t)16 << k));
+    /* a size in the same size class (floor(log2)) has the same slot */
+    CU_ASSERT_EQUAL(hs_survival_slot(3, 1024), hs_survival_slot(3, 2047));
+    hs_survival_destroy(by_key);
+    hs_survival_destroy(by_slot);
+}
+
 /* The selectivity: 1 before learning and when every slot has the survivors' share of the
  * offers (the factors are then equal: nothing to choose); the survivors' mean factor over
  * the offers' when survivors are concentrated. Kept samples stand for 1/f offers each: two
@@ -289,6 +313,7 @@ void register_tests(void) {
         {"factor 1 before learning", test_factor_is_one_before_learning},
         {"factors follow survival, with a floor", test_factors_follow_survival},
         {"counts forget the past", test_counts_forget_the_past},
+        {"learning by a sample's slot", test_learn_by_slot},
         {"selectivity", test_selectivity},
         {"the sweeper's outcomes", test_outcomes},
         {"status line", test_status_line},
