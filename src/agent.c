@@ -330,12 +330,23 @@ static void JNICALL on_gc_finish(jvmtiEnv *jvmti) {
     hs_agent_leave(in_flight);
 }
 
+/* GarbageCollectionStart: tells the live tracker a collection opened (nesting). */
+static void JNICALL on_gc_start(jvmtiEnv *jvmti) {
+    (void)jvmti;
+    hs_agent *agent = hs_agent_get();
+    atomic_int *in_flight = hs_agent_enter(agent);
+    struct hs_live_tracker *t = atomic_load(&agent->live);
+    if (t) hs_live_on_gc_start(t);
+    hs_agent_leave(in_flight);
+}
+
 static int register_callbacks(jvmtiEnv *jvmti) {
     jvmtiEventCallbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);
     callbacks.VMInit = on_vm_init;
     callbacks.VMDeath = on_vm_death;
     callbacks.SampledObjectAlloc = hs_on_sampled_object_alloc;
+    callbacks.GarbageCollectionStart = on_gc_start;
     callbacks.GarbageCollectionFinish = on_gc_finish;
     callbacks.ResourceExhausted = hs_dumps_on_resource_exhausted;
     if (check_jvmti(jvmti, (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof callbacks),

@@ -75,6 +75,13 @@
  * whole-horizon growth passes HS_GROWTH_SIGMAS nearly always does (its second half has
  * about 1/sqrt(2) of that significance).
  *
+ * Falling back. A leak keeps what a marking found live; a site whose confirmed figure fell
+ * from one point of the markings horizon to the next (by more than HS_GROWTH_STILL_SIGMAS
+ * standard errors, the two figures' errors added), from the last marking at or before a
+ * horizon's first point on, is a sawtooth and no finding there: class churn's per-class
+ * objects, confirmed by one marking and freed by the next (liveness.h), in varying
+ * amounts, were named as growth. Skipped for the OutOfMemoryError profile, as above.
+ *
  * Threads: record calls on one thread (the sweeper), rank serialized with them. */
 #ifndef HS_GROWTH_H
 #define HS_GROWTH_H

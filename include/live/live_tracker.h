@@ -123,6 +123,10 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
  * wakes the sweeper. No JNI. */
 void hs_live_on_gc(struct hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch);
 
+/* GarbageCollectionStart, called the same way: lets the marking ledger tell a VM
+ * operation's wrapper event from a pause (liveness.h). Plain stores only. */
+void hs_live_on_gc_start(struct hs_live_tracker *t);
+
 /* Hot path: maybe track object (of class id class_id, size bytes, sample bucket `bucket`,
  * weight weight_fp) in tracker t, read from the slot by a caller counted in flight. */
 void hs_live_track(struct hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject object,

@@ -11,9 +11,12 @@
  *     survived it, live as of that marking (Go's "as of the last completed GC cycle");
  *   - unjudged: allocated after it: alive as far as young collections tell, maybe dead.
  * One approximation, stated wherever the split is shown: a G1 concurrent marking judges
- * what existed at its start (snapshot at the beginning) and takes what is allocated while
- * it runs as live; those samples (allocated during the marking and before the young pause
- * judged_before names, seconds on very large heaps) count as confirmed too.
+ * what was in old regions at its start (snapshot at the beginning) and takes as live what
+ * is allocated while it runs and what was young at its start (the Concurrent Start pause
+ * copies it into regions allocated after the marking began); those samples count as
+ * confirmed too. Young collections keep every class loader alive, so under class churn
+ * the JDK's per-class objects are confirmed by one marking and freed by the next: growth.h
+ * does not read such a sawtooth as growth (a confirmed figure that falls back).
  * A sample's birth epoch (live_table.h) is all it takes: confirmed <=> epoch <
  * judged_before. No bit in the live table.
  *
@@ -37,6 +40,15 @@
  *     be that Remark itself (JDK 25); the one before it is a young pause, which traced
  *     every young object born before it. On JDK 17 this leaves one young pause's worth
  *     of survivors unjudged until the next marking.
+ * Wrappers: HotSpot's VM_CollectForMetadataAllocation (a Metadata GC Threshold) posts a
+ * start and a finish around the young pause or full GC it runs, or around nothing when a
+ * cycle is already under way. The outer finish moves no count: taken for a Remark, every
+ * such pause "completed a marking" (class churn on JDK 25: 19 detected, 11 real). With
+ * GarbageCollectionStart (hs_liveness_on_gc_start) a finish that enclosed another
+ * collection is skipped. One that enclosed nothing (the metadata was found after all, or
+ * a cycle is running) still looks like a Remark: measured, one per cycle under class churn,
+ * between its start and its Remark; its bound (the pause before the cycle's start) is no
+ * later than the real one, which follows within the cycle.
  * Other collectors (Z, Shenandoah: their cycles never move the counts; Epsilon; an
  * unknown collector; counters not found) are not supported: every in-use sample stays
  * unjudged and hs_liveness_supported() is false, which callers state.
@@ -71,6 +83,8 @@ typedef struct {
     uint32_t last_total, last_full; /* counts after the previous event */
     bool previous_concurrent;       /* the previous event was an uncounted G1 pause */
     uint32_t counted[2];            /* epochs of the last two counted events, newest first */
+    uint32_t depth;                 /* collections started and not finished (nesting) */
+    uint32_t enclosing;             /* bit d: the collection open at depth d enclosed another */
     /* published: judged_before in the high 32 bits, markings completed in the low */
     _Atomic uint64_t judged;
     _Atomic uint32_t last_epoch;    /* epoch of the event that completed the last marking */
@@ -80,6 +94,9 @@ typedef struct {
 /* counts_ok: the two counters can be read; total0, full0: their values now. */
 void hs_liveness_init(hs_liveness *l, hs_liveness_mode mode, bool counts_ok, uint32_t total0,
                       uint32_t full0);
+
+/* GarbageCollectionStart (optional: without it every finish stands alone). */
+void hs_liveness_on_gc_start(hs_liveness *l);
 
 /* After GC event `epoch` (the new gc_epoch): the counters read at its finish. Returns the
  * kind of marking it completed (HS_MARKING_NONE: none). */

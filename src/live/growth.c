@@ -345,7 +345,7 @@ static site_sums sums_in(const growth_point *p, const site_member *m, uint32_t k
         s.var_c += hs_ht_variance(m[i].size, m[i].scale, c->wc, c->w2c);
         s.var_pre += hs_ht_variance(m[i].size, m[i].scale, c->w_pre, c->w2_pre);
         s.var_mid += hs_ht_variance(m[i].size, m[i].scale, c->w_mid, c->w2_mid);
-        if (f * c->wc > s.rep_bytes) {
+            if (f * c->wc > s.rep_bytes) {
             s.rep_bytes = f * c->wc;
             s.rep_bucket = m[i].bucket;
         }
@@ -409,14 +409,46 @@ static bool still_growing(const growth_ring *r, hs_growth_horizon h, const site_
     return last->bytes_c - mid.bytes > HS_GROWTH_STILL_SIGMAS * sqrt(var);
 }
 
+/* A leak keeps what a marking found live: its confirmed figure never falls back from one
+ * marking to the next. A sawtooth does, and it must not be read as growth: class churn
+ * (issue 25) is one. A G1 marking takes what was young at its start as live (it sits in
+ * regions allocated since the marking began) and young collections keep every class
+ * loader alive, so the JDK's per-class objects (a loader's maps, reflection data,
+ * mirrors) were confirmed by each marking and freed by the next, a varying amount each
+ * time; the figure of a marking that found many, against an earlier point where one found
+ * few, was read as growth (+0.5-2.5 MB of ConcurrentHashMaps, Methods, mirrors). True when
+ * the site's confirmed figure fell, between two consecutive points of the markings
+ * horizon from the last one at or before `since` (the horizon's first point, wall clock)
+ * on, by more than HS_GROWTH_STILL_SIGMAS standard
+ * errors of the two figures' variances added (shared samples not cancelled: the lenient
+ * side; thinning in between adds noise of that order). */
+static bool fell_back(const growth_ring *markings, int64_t since, const site_member *m,
+                      uint32_t k) {
+    uint32_t from = 0; /* the last marking at or before `since`: the horizon's base */
+    for (uint32_t i = 1; i < markings->count && point_at(markings, i)->time_nanos <= since; i++)
+        from = i;
+    site_sums before = {0};
+    bool have_before = false;
+    for (uint32_t i = from; i < markings->count; i++) {
+        site_sums now = sums_in(point_at(markings, i), m, k);
+        if (have_before &&
+            before.bytes_c - now.bytes_c > HS_GROWTH_STILL_SIGMAS * sqrt(before.var_c + now.var_c))
+            return true;
+        before = now;
+        have_before = true;
+    }
+    return false;
+}
+
 /* Fills *s for the site of members m[0 .. k) at ring r; 0 when it is no finding. The
  * newest point counts what a marking judged, the first everything that survived its GC:
  * dead objects not yet collected can only raise the first figure, so they can only hide
  * growth, never fake it. A site is judged over all its buckets (its stacks, its sizes):
  * a cache filled from one stack at startup and refilled from another would otherwise
  * show the second stack "growing" while the first one shrinks. */
-static int judge(const growth_ring *r, hs_growth_horizon h, bool whole, const site_member *m,
+static int judge(const hs_growth *g, hs_growth_horizon h, bool whole, const site_member *m,
                  uint32_t k, hs_growth_site *s) {
+    const growth_ring *r = &g->horizon[h];
     const growth_point *first_p = point_at(r, 0), *last_p = point_at(r, r->count - 1);
     site_sums last = sums_in(last_p, m, k), first = sums_in(first_p, m, k);
     if (last.nc == 0) return 0;
@@ -437,6 +469,7 @@ static int judge(const growth_ring *r, hs_growth_horizon h, bool whole, const si
     s->growth_sigma = sqrt(var);
     if (!(s->growth_bytes > 0) || s->growth_bytes <= HS_GROWTH_SIGMAS * s->growth_sigma) return 0;
     if (!whole && !still_growing(r, h, &last, m, k)) return 0;
+    if (!whole && fell_back(&g->horizon[HS_HORIZON_MARKINGS], first_p->time_nanos, m, k)) return 0;
     slopes(r, m, k, s);
     return 1;
 }
@@ -462,7 +495,7 @@ static int best_finding(const hs_growth *g, int from, int to, bool whole, const 
     for (int h = from; h <= to; h++) {
         const growth_ring *r = &g->horizon[h];
         hs_growth_site s;
-        if (r->count < 2 || !judge(r, (hs_growth_horizon)h, whole, m, k, &s)) continue;
+        if (r->count < 2 || !judge(g, (hs_growth_horizon)h, whole, m, k, &s)) continue;
         if (!found || z_of(&s) > z_of(best)) *best = s;
         found = 1;
     }

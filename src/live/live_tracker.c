@@ -165,6 +165,8 @@ static void log_new_markings(hs_live_tracker *t) {
              s.last_epoch, hs_marking_kind_name(s.last_kind), s.judged_before);
 }
 
+void hs_live_on_gc_start(hs_live_tracker *t) { hs_liveness_on_gc_start(&t->liveness); }
+
 void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
     note_marking(t, epoch);
     /* Raw monitors are among the few things a GC callback may use. */
@@ -446,6 +448,16 @@ static void retire_tracker(hs_live_slot *slot, hs_live_tracker *t, jvmtiEnv *jvm
     destroy_tracker(t, jvmti, jni);
 }
 
+/* GarbageCollectionStart only refines which events are markings (liveness.h): without it
+ * every finish stands alone, as before, so a failure is logged and otherwise ignored. */
+static void enable_gc_start(jvmtiEnv *jvmti, jvmtiEventMode mode) {
+    jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, mode,
+                                                        JVMTI_EVENT_GARBAGE_COLLECTION_START, NULL);
+    if (err != JVMTI_ERROR_NONE)
+        hs_warn("%s GarbageCollectionStart failed (JVMTI error %d)",
+                mode == JVMTI_ENABLE ? "enabling" : "disabling", err);
+}
+
 int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_live_tracker *t = create_tracker(config, jvmti, jni);
     if (!t) {
@@ -455,7 +467,9 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
     atomic_store(slot, t);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
+    enable_gc_start(jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE || start_sweeper(t, jvmti, jni) != 0) {
+        enable_gc_start(jvmti, JVMTI_DISABLE);
         if (err != JVMTI_ERROR_NONE) hs_error("enabling GarbageCollectionFinish failed (%d)", err);
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                            JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
@@ -841,6 +855,7 @@ void hs_live_stop(hs_live_slot *slot, JNIEnv *jni, bool callbacks_drained) {
     hs_live_tracker *t = atomic_load(slot);
     jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t) return;
+    enable_gc_start(jvmti, JVMTI_DISABLE);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
     if (err != JVMTI_ERROR_NONE) /* GC callbacks go on: they are counted in flight */

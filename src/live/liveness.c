@@ -26,7 +26,31 @@ static void publish(hs_liveness *l, uint32_t judged_before, uint32_t epoch, hs_m
     atomic_store_explicit(&l->judged, pack(judged_before, (uint32_t)old + 1), memory_order_release);
 }
 
+/* Nesting deeper than this is not told apart (no JDK nests more than two). */
+#define MAX_DEPTH 31
+
+void hs_liveness_on_gc_start(hs_liveness *l) {
+    if (l->depth > 0 && l->depth <= MAX_DEPTH) l->enclosing |= 1u << (l->depth - 1);
+    l->depth++;
+    if (l->depth <= MAX_DEPTH) l->enclosing &= ~(1u << (l->depth - 1));
+}
+
+/* Whether the finishing event closed a collection inside which another one started: a VM
+ * operation's wrapper (HotSpot's VM_CollectForMetadataAllocation posts a start and a
+ * finish around the young pause or full GC it runs), not a pause of its own. */
+static bool closes_wrapper(hs_liveness *l) {
+    if (l->depth == 0) return false; /* its start was not seen */
+    bool enclosed = l->depth <= MAX_DEPTH && (l->enclosing >> (l->depth - 1) & 1u);
+    l->depth--;
+    return enclosed;
+}
+
 hs_marking_kind hs_liveness_on_gc(hs_liveness *l, uint32_t epoch, uint32_t total, uint32_t full) {
+    if (closes_wrapper(l)) { /* its inner collection was counted and judged on its own */
+        l->last_total = total;
+        l->last_full = full;
+        return HS_MARKING_NONE;
+    }
     bool total_moved = total != l->last_total, full_moved = full != l->last_full;
     bool follows_concurrent = l->previous_concurrent;
     l->last_total = total;

@@ -99,6 +99,35 @@ static void test_bound_never_goes_back(void) {
     CU_ASSERT_EQUAL(state(&l).markings, 2);
 }
 
+
+/* HotSpot's VM_CollectForMetadataAllocation posts a start and a finish around the young
+ * pause it runs (Metadata GC Threshold): the outer finish moves no count and is no Remark.
+ * Class churn made every such pause a "marking" (issue 25). A pause standing alone still
+ * is, and without start events every finish stands alone as before. */
+static void test_wrapper_event_is_no_marking(void) {
+    hs_liveness l;
+    hs_liveness_init(&l, HS_LIVENESS_G1, true, 5, 0);
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 1, 6, 0), HS_MARKING_NONE);
+    hs_liveness_on_gc_start(&l); /* the VM operation */
+    hs_liveness_on_gc_start(&l); /* its young pause */
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 2, 7, 0), HS_MARKING_NONE);
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 3, 7, 0), HS_MARKING_NONE); /* the wrapper */
+    CU_ASSERT_EQUAL(state(&l).markings, 0);
+    CU_ASSERT_EQUAL(state(&l).judged_before, 0);
+    hs_liveness_on_gc_start(&l); /* a Remark: a pause of its own */
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 4, 7, 0), HS_MARKING_CONCURRENT);
+    CU_ASSERT_EQUAL(state(&l).judged_before, 1);
+    hs_liveness_on_gc_start(&l); /* its Cleanup */
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 5, 7, 0), HS_MARKING_NONE);
+    /* a wrapper around a full GC: the full GC judges, the wrapper adds nothing */
+    hs_liveness_on_gc_start(&l);
+    hs_liveness_on_gc_start(&l);
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 6, 8, 1), HS_MARKING_FULL);
+    CU_ASSERT_EQUAL(hs_liveness_on_gc(&l, 7, 8, 1), HS_MARKING_NONE);
+    CU_ASSERT_EQUAL(state(&l).judged_before, 6);
+    CU_ASSERT_EQUAL(state(&l).markings, 2);
+}
+
 static int64_t sum_of(const int64_t a[4], const int64_t b[4], int i) { return a[i] + b[i]; }
 
 static void test_split_preserves_every_value(void) {
@@ -135,6 +164,7 @@ void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"full GC judges everything before it", test_full_gc_judges_everything_before_it},
         {"G1 cycle end is the uncounted event", test_g1_cycle_end_is_the_uncounted_event},
+        {"a wrapper event is no marking", test_wrapper_event_is_no_marking},
         {"unsupported collectors judge only forced GCs", test_unsupported_collectors_judge_only_forced_gcs},
         {"inconsistent counts disable it", test_inconsistent_counts_disable_it},
         {"bound never goes back", test_bound_never_goes_back},
