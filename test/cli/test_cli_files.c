@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inspect.h"
 #include "out_file.h"
 #include "privilege.h"
 #include "target.h"
@@ -159,7 +160,7 @@ static int send_facts(cli_side *s, void *arg, cli_err *e) {
 static void test_side_run(void) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
     char file[128];
     snprintf(file, sizeof file, "%s/side.txt", dir);
     cli_out out;
@@ -217,7 +218,7 @@ static int die_in_child(cli_side *s, void *arg, cli_err *e) {
 static void test_side_failures(void) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
     cli_side_result r;
     memset(&r, 0, sizeof r);
     long start = cli_now_ms();
@@ -255,7 +256,7 @@ static int make_target_file(cli_side *s, void *arg, cli_err *e) {
 static void test_side_target_files(void) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
     char name[64], path[96];
     snprintf(name, sizeof name, ".heapsampler-test-%d", getpid());
     snprintf(path, sizeof path, "/tmp/%s", name);
@@ -270,7 +271,7 @@ static void test_side_target_files(void) {
 static void test_no_process(void) {
     cli_target t;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL(cli_target_inspect(0x7ffffff0, &t, true, &e), CLI_EXIT_NO_PROCESS);
+    CU_ASSERT_EQUAL(cli_target_inspect(0x7ffffff0, &t, true, cli_now_ms() + 5000, &e), CLI_EXIT_NO_PROCESS);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no process"));
 }
 
