@@ -275,19 +275,28 @@ static int make_target_file(cli_side *s, void *arg, cli_err *e) {
     return 0;
 }
 
-static void test_side_target_files(void) {
+/* Runs fn against this process in ms, its argument the name of a file to make in the
+ * target's /tmp (its path in path); the exit code, the records in r. */
+static int run_with_target_file(cli_side_fn fn, const char *tag, long ms, cli_side_result *r, char *path, size_t len) {
     cli_target self;
     cli_err e = {0, ""};
     CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
-    char name[64], path[96];
-    snprintf(name, sizeof name, ".heapsampler-test-%d", getpid());
-    snprintf(path, sizeof path, "/tmp/%s", name);
+    static char name[64];
+    snprintf(name, sizeof name, ".heapsampler-test%s-%d", tag, getpid());
+    snprintf(path, len, "/tmp/%s", name);
+    memset(r, 0, sizeof *r);
+    int rc = cli_side_run(&self, -1, fn, name, cli_now_ms() + ms, r, &e);
+    cli_target_close(&self);
+    return rc;
+}
+
+static void test_side_target_files(void) {
+    char path[96];
     cli_side_result r;
-    memset(&r, 0, sizeof r);
-    CU_ASSERT_EQUAL(cli_side_run(&self, -1, make_target_file, name, cli_now_ms() + 5000, &r, &e), 0);
+    CU_ASSERT_EQUAL(run_with_target_file(make_target_file, "", 5000, &r, path, sizeof path), 0);
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "mode"), "600");
     CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* removed with the child */
-    cli_target_close(&self);
+    cli_side_result_free(&r);
 }
 
 /* The child's file in the target's /tmp, then a wait the parent gives up on (a child busy
@@ -302,22 +311,16 @@ static int make_file_then_wait(cli_side *s, void *arg, cli_err *e) {
 /* profile's signal mode in the parent (a signal only recorded) is not the child's: the
  * parent's SIGTERM at its timeout ends the child, which removes its file first. */
 static void test_side_own_signals(void) {
-    cli_target self;
-    cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
-    char name[64], path[96];
-    snprintf(name, sizeof name, ".heapsampler-test-signals-%d", getpid());
-    snprintf(path, sizeof path, "/tmp/%s", name);
-    cli_temp_install_signals(-1);
+    char path[96];
     cli_side_result r;
-    memset(&r, 0, sizeof r);
-    CU_ASSERT_EQUAL(cli_side_run(&self, -1, make_file_then_wait, name, cli_now_ms() + 200, &r, &e), CLI_EXIT_TIMEOUT);
+    cli_temp_install_signals(-1);
+    CU_ASSERT_EQUAL(run_with_target_file(make_file_then_wait, "-signals", 200, &r, path, sizeof path), CLI_EXIT_TIMEOUT);
     CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* removed by the child's own handler, not left at SIGKILL */
     unlink(path);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
-    cli_target_close(&self);
+    cli_side_result_free(&r);
 }
 
 /* ---- the child while it drops, stopped there (cli_stop_at=drop) ---- */
@@ -403,16 +406,23 @@ static int try_to_trace(pid_t child) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 101;
 }
 
+/* As root, an operator whose child stopped at the drop: its pid (0: not root, skipped). */
+static pid_t stopped_at_drop(dropping *d) {
+    if (geteuid() != 0) {
+        fprintf(stderr, "\n  not root: skipped ");
+        return 0;
+    }
+    pid_t child = start_dropping(d);
+    CU_ASSERT_FATAL(child > 0);
+    return child;
+}
+
 /* The window: a uid-0 target's child has no capability left and its ids are the target's;
  * were it dumpable then, any uid-0 process could trace it and take its descriptors. */
 static void test_drop_not_traceable(void) {
-    if (geteuid() != 0) {
-        fprintf(stderr, "\n  not root: skipped ");
-        return;
-    }
     dropping d;
-    pid_t child = start_dropping(&d);
-    CU_ASSERT_FATAL(child > 0);
+    pid_t child = stopped_at_drop(&d);
+    if (!child) return;
     int traced = try_to_trace(child);
     CU_ASSERT_EQUAL(traced, EPERM);
     kill(child, SIGCONT);
@@ -424,13 +434,9 @@ static void test_drop_not_traceable(void) {
 
 /* A tracer that got in anyway (here root, which may): the child refuses to go on. */
 static void test_drop_refuses_tracer(void) {
-    if (geteuid() != 0) {
-        fprintf(stderr, "\n  not root: skipped ");
-        return;
-    }
     dropping d;
-    pid_t child = start_dropping(&d);
-    CU_ASSERT_FATAL(child > 0);
+    pid_t child = stopped_at_drop(&d);
+    if (!child) return;
     int seized[2];
     CU_ASSERT_FATAL(pipe(seized) == 0);
     pid_t tracer = fork();

@@ -273,18 +273,24 @@ static int inspect_stuck(cli_err *e) {
     return rc;
 }
 
+/* Runs fn as the operator against the stuck target, expecting exit 6; false: skipped. */
+static bool times_out(operator_fn fn, outcome *o) {
+    if (!have_stuck_target()) return false;
+    CU_ASSERT_TRUE_FATAL(run_operator(fn, 8000, o));
+    CU_ASSERT_EQUAL(o->rc, CLI_EXIT_TIMEOUT);
+    if (o->rc != CLI_EXIT_TIMEOUT) fprintf(stderr, "\n  got %d: %s ", o->rc, o->msg);
+    return true;
+}
+
 /* Its memory read by the reader child, killed at the deadline: exit 6 in about 1 s, the
  * file named. */
 static void test_inspect_stuck(void) {
-    if (!have_stuck_target()) return;
     outcome o;
-    CU_ASSERT_TRUE_FATAL(run_operator(inspect_stuck, 8000, &o));
-    CU_ASSERT_EQUAL(o.rc, CLI_EXIT_TIMEOUT);
+    if (!times_out(inspect_stuck, &o)) return;
     char want[64];
     snprintf(want, sizeof want, "reading /proc/%d/environ did not end", (int)stuck.pid);
     CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, want));
     CU_ASSERT(o.took_ms >= 900 && o.took_ms < 1000 + 1500);
-    if (o.rc != CLI_EXIT_TIMEOUT) fprintf(stderr, "\n  got %d: %s ", o.rc, o.msg);
 }
 
 /* Reads the FUSE file itself on the target's side: the server takes the read and never
@@ -316,12 +322,8 @@ static int side_unkillable(cli_err *e) {
  * 300 ms it asks and the second it gives the kill. (This one is the last to use the
  * stuck target: its sleeping child wakes only when the server goes.) */
 static void test_unkillable_child(void) {
-    if (!have_stuck_target()) return;
     outcome o;
-    CU_ASSERT_TRUE_FATAL(run_operator(side_unkillable, 8000, &o));
-    CU_ASSERT_EQUAL(o.rc, CLI_EXIT_TIMEOUT);
-    CU_ASSERT(o.took_ms < 500 + CLI_SIDE_GRACE_MS + 300 + 1000 + 500);
-    if (o.rc != CLI_EXIT_TIMEOUT) fprintf(stderr, "\n  got %d: %s ", o.rc, o.msg);
+    if (times_out(side_unkillable, &o)) CU_ASSERT(o.took_ms < 500 + CLI_SIDE_GRACE_MS + 300 + 1000 + 500);
 }
 
 /* Runs the built command with args (at most limit_ms, then killed); its exit code (-1:
