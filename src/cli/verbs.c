@@ -86,8 +86,8 @@ int cli_verb_simple(const cli_args *a, cli_err *e) {
 }
 
 /* Loads the agent into t with a->options; its answer in *answer, and the library's copy in
- * the target (if one was made) in copied_to ("" when none). Then t->agent names the
- * library the JVM mapped (or, if its maps do not show it yet, the path it was given). */
+ * the target (if one was made) in copied_to ("" when none). Then t->agent names the path
+ * the JVM was given. */
 static int load_agent(const cli_args *a, cli_target *t, char **answer, char *copied_to, size_t len, cli_err *e) {
     char lib[PATH_MAX], inner[PATH_MAX];
     copied_to[0] = '\0';
@@ -97,9 +97,7 @@ static int load_agent(const cli_args *a, cli_target *t, char **answer, char *cop
         rc = cli_agent_load(t, lib, a->options, step_deadline(a), answer, inner, sizeof inner, &copied, e);
     if (rc) return rc;
     if (copied) snprintf(copied_to, len, "%s", inner);
-    cli_err ignored;
-    if (cli_target_read_memory(t, step_deadline(a), &ignored) != 0 || !t->agent[0])
-        snprintf(t->agent, sizeof t->agent, "%s", inner);
+    snprintf(t->agent, sizeof t->agent, "%s", inner);
     return 0;
 }
 
@@ -273,6 +271,11 @@ static int begin_profile(const cli_args *a, cli_target *t, before_profile *befor
         int rc = load_agent(a, t, &answer, copied_to, sizeof copied_to, e);
         if (rc == 0) print_copied(copied_to);
         free(answer);
+        char given[PATH_MAX];
+        snprintf(given, sizeof given, "%s", t->agent);
+        cli_err ignored; /* the path as the JVM mapped it, for the next steps (else the one given) */
+        if (rc == 0 && (cli_target_read_memory(t, step_deadline(a), &ignored) != 0 || !t->agent[0]))
+            snprintf(t->agent, sizeof t->agent, "%s", given);
         return rc;
     }
     if (a->options[0])
