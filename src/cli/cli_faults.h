@@ -9,7 +9,9 @@
  *                      made in it), attach (those made, before connecting), signal (before
  *                      SIGQUIT), read_reply (the agent answered, before its reply is
  *                      read), read_outputs (before the dump's files are read), copy_library
- *                      (the copy's directory opened, before the copy is written).
+ *                      (the copy's directory opened, before the copy is written), drop
+ *                      (the child has the target's ids and no capability, before it checks
+ *                      them: a test tries to trace it there).
  *   cli_no_openat2     paths resolved component by component, as on kernels before 5.6.
  *
  * Without the variable nothing changes. */

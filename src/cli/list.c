@@ -1,9 +1,13 @@
 /* list.c: `heapsampler list`, the JVMs on this host that the operator may attach to.
  *
- * /proc is read as the operator; what lies in each JVM's tree (its JDK's release file, its
- * perfdata, its attach socket, the agent's status answer) is read on the target's side,
- * as its user, one short-lived child per JVM (target_side.h), bounded in time. A stopped
- * JVM is not asked; one that refuses attach is marked. Everything shown is escaped. */
+ * /proc status is read as the operator; what each process's memory says (is it a JVM,
+ * what it runs: inspect.h) is read by a reader child, one per process, each bounded to
+ * LIST_READ_TIMEOUT_MS (a process whose memory does not answer is one "unreadable" row);
+ * what lies in each JVM's tree (its JDK's release file, its perfdata, its attach socket,
+ * the agent's status answer) is read on the target's side, as its user, one short-lived
+ * child per JVM (target_side.h), bounded in time. The whole list ends by --timeout: the
+ * processes not reached by then are counted, exit 6. A stopped JVM is not asked; one
+ * that refuses attach is marked. Everything shown is escaped. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -14,7 +18,7 @@
 #include "agent_call.h"
 #include "attach.h"
 #include "attach_proto.h"
-#include "cmdline.h"
+#include "inspect.h"
 #include "ns_path.h"
 #include "resolve.h"
 #include "safe_text.h"
@@ -23,12 +27,13 @@
 #include "verbs.h"
 
 #define LIST_PROBE_TIMEOUT_MS 2000L
+#define LIST_READ_TIMEOUT_MS 1000L /* maps, environ and cmdline of one process: milliseconds normally */
 
 typedef struct {
     int pid;
     char main[160];
     char jdk[48];
-    char agent[96];
+    char agent[sizeof ((cli_err *)0)->msg];
 } list_row;
 
 /* JAVA_VERSION of the JDK's release file, read as the target's user (no FIFO, no device,
@@ -91,24 +96,45 @@ static void agent_column(const cli_target *t, const cli_side_result *r, char *ou
     else snprintf(out, len, "%s", state ? state : loaded);
 }
 
-static void fill_row(cli_target *t, list_row *row) {
+static long earliest(long a, long b) { return a < b ? a : b; }
+
+static void fill_row(cli_target *t, long deadline, list_row *row) {
     row->pid = t->pid;
-    size_t len = 0;
-    char *cmd = cli_read_proc(t, "cmdline", 1 << 20, &len);
-    if (cmd) cli_main_class(cmd, len, row->main, sizeof row->main);
-    else snprintf(row->main, sizeof row->main, "?");
-    free(cmd);
+    snprintf(row->main, sizeof row->main, "%s", t->main);
     cli_side_result r;
     memset(&r, 0, sizeof r);
     cli_err e = {0, ""};
-    cli_side_run(t, -1, probe, NULL, cli_now_ms() + LIST_PROBE_TIMEOUT_MS, &r, &e);
+    long probe_deadline = earliest(cli_now_ms() + LIST_PROBE_TIMEOUT_MS, deadline);
+    if (cli_now_ms() < probe_deadline) cli_side_run(t, -1, probe, NULL, probe_deadline, &r, &e);
     const char *jdk = cli_side_info(&r, "jdk");
     snprintf(row->jdk, sizeof row->jdk, "%s", jdk ? jdk : "?");
     agent_column(t, &r, row->agent, sizeof row->agent);
     cli_side_result_free(&r);
 }
 
-static int collect(list_row **rows, size_t *count) {
+/* A process whose memory did not answer: one row saying so. */
+static void unreadable_row(int pid, const cli_err *e, list_row *row) {
+    row->pid = pid;
+    snprintf(row->main, sizeof row->main, "?");
+    snprintf(row->jdk, sizeof row->jdk, "?");
+    snprintf(row->agent, sizeof row->agent, "unreadable: %s", e->msg);
+}
+
+/* A row for pid (0), or none: not a JVM, not ours, gone (1). */
+static int examine(int pid, long deadline, list_row *row) {
+    cli_target t;
+    cli_err e = {0, ""};
+    if (cli_target_open(pid, &t, &e) != 0) return 1;
+    int rc = t.has_memory ? cli_target_read_memory(&t, earliest(cli_now_ms() + LIST_READ_TIMEOUT_MS, deadline), &e) : 1;
+    bool shown = rc == CLI_EXIT_TIMEOUT || (rc == 0 && t.libjvm[0]);
+    if (rc == CLI_EXIT_TIMEOUT) unreadable_row(pid, &e, row);
+    else if (shown) fill_row(&t, deadline, row);
+    cli_target_close(&t);
+    return shown ? 0 : 1;
+}
+
+/* The rows, until deadline; *late counts the processes not examined by then. */
+static int collect(list_row **rows, size_t *count, long deadline, int *late) {
     DIR *proc = opendir("/proc");
     if (!proc) return -1;
     size_t cap = 0;
@@ -117,23 +143,17 @@ static int collect(list_row **rows, size_t *count) {
         if (!isdigit((unsigned char)d->d_name[0])) continue;
         int pid = atoi(d->d_name);
         if (pid == getpid()) continue;
-        cli_target t;
-        cli_err e;
-        if (cli_target_inspect(pid, &t, false, &e) != 0 || !t.libjvm[0]) { /* not a JVM, not ours, gone */
-            cli_target_close(&t);
+        if (cli_now_ms() >= deadline) {
+            (*late)++;
             continue;
         }
         if (*count == cap) {
             cap = cap ? cap * 2 : 16;
             list_row *bigger = realloc(*rows, cap * sizeof **rows);
-            if (!bigger) {
-                cli_target_close(&t);
-                break;
-            }
+            if (!bigger) break;
             *rows = bigger;
         }
-        fill_row(&t, &(*rows)[(*count)++]);
-        cli_target_close(&t);
+        if (examine(pid, deadline, &(*rows)[*count]) == 0) (*count)++;
     }
     closedir(proc);
     return 0;
@@ -145,7 +165,7 @@ static int by_pid(const void *a, const void *b) {
 
 /* Escapes a target-given text in place (cut to its field: the widths are those shown). */
 static void escape_field(char *field, size_t size) {
-    char buf[160];
+    char buf[sizeof ((list_row *)0)->agent];
     cli_escape(field, strlen(field), false, buf, size < sizeof buf ? size : sizeof buf);
     memcpy(field, buf, strlen(buf) + 1);
 }
@@ -157,10 +177,11 @@ static void escape_row(list_row *r) {
 }
 
 int cli_verb_list(const cli_args *a, cli_err *e) {
-    (void)a;
     list_row *rows = NULL;
     size_t count = 0;
-    if (collect(&rows, &count) != 0) return cli_fail(e, CLI_EXIT_NO_PROCESS, "cannot read /proc");
+    int late = 0;
+    if (collect(&rows, &count, cli_now_ms() + a->timeout_ms, &late) != 0)
+        return cli_fail(e, CLI_EXIT_NO_PROCESS, "cannot read /proc");
     qsort(rows, count, sizeof *rows, by_pid);
     int w_pid = 3, w_main = 4, w_jdk = 3;
     for (size_t i = 0; i < count; i++) {
@@ -174,8 +195,11 @@ int cli_verb_list(const cli_args *a, cli_err *e) {
     for (size_t i = 0; i < count; i++)
         printf("%-*d  %-*s  %-*s  %s\n", w_pid, rows[i].pid, w_main, rows[i].main, w_jdk, rows[i].jdk,
                rows[i].agent);
-    if (count == 0)
+    if (count == 0 && !late)
         printf("(no JVM %s)\n", geteuid() == 0 ? "on this host" : "of yours on this host; root sees every user's");
     free(rows);
+    if (late)
+        return cli_fail(e, CLI_EXIT_TIMEOUT, "%d processes not examined: --timeout elapsed (%.1f s)", late,
+                        (double)a->timeout_ms / 1000);
     return 0;
 }

@@ -78,6 +78,17 @@ bool cli_status_exited(const char *status) {
     return s == 'Z' || s == 'X';
 }
 
+bool cli_status_has_memory(const char *status) { return find_line(status, "VmSize:") != NULL; }
+
+long cli_status_tracer(const char *status) {
+    const char *p = find_line(status, "TracerPid:");
+    if (!p) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(p, &end, 10);
+    return end == p || errno || v < 0 ? -1 : v;
+}
+
 int cli_stat_parse(const char *stat, char *state, unsigned long long *start_time) {
     const char *p = strrchr(stat, ')');
     if (!p || p[1] != ' ' || !p[2]) return -1;

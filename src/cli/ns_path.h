@@ -30,6 +30,13 @@ bool cli_status_stopped(const char *status);
 /* Whether the process has exited ("State:" Z or X: a zombie not yet reaped). */
 bool cli_status_exited(const char *status);
 
+/* Whether the process has an address space ("VmSize:" line): kernel threads have none,
+ * and nothing of theirs is a JVM. */
+bool cli_status_has_memory(const char *status);
+
+/* The pid of the process tracing this one ("TracerPid:"; 0: none), or -1 when missing. */
+long cli_status_tracer(const char *status);
+
 /* From the text of /proc/PID/stat: the state letter and the start time (field 22, clock
  * ticks after boot). The command name in parentheses is the process's own and may hold
  * ") T 1": the fields are counted from its last ')'. Returns 0, or -1. */

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cli_faults.h"
 #include "ns_path.h"
 
 /* Whether the target's user namespace is another than ours. */
@@ -95,7 +96,16 @@ static bool groups_are(const gid_t *want, int n) {
     return true;
 }
 
-static int check_became(const cli_identity *id, cli_err *e) {
+/* Who traces this process (0: nobody), from its status; -1 when unreadable. */
+static long own_tracer(void) {
+    char *status = cli_read_file("/proc/self/status", 1 << 16, NULL);
+    long tracer = status ? cli_status_tracer(status) : -1;
+    free(status);
+    return tracer;
+}
+
+/* tracer: who traced the child before it changed ids (the operator's strace -f, or 0). */
+static int check_became(const cli_identity *id, long tracer, cli_err *e) {
     uid_t ru, eu, su;
     gid_t rg, eg, sg;
     if (getresuid(&ru, &eu, &su) != 0 || getresgid(&rg, &eg, &sg) != 0)
@@ -107,13 +117,29 @@ static int check_became(const cli_identity *id, cli_err *e) {
                         (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg, (unsigned)eg, (unsigned)sg);
     char *status = cli_read_file("/proc/self/status", 1 << 16, NULL);
     bool no_caps = status && cli_status_no_caps(status);
+    long now_traced_by = status ? cli_status_tracer(status) : -1;
     free(status);
     if (!no_caps)
         return cli_fail(e, CLI_EXIT_PERMISSION, "capabilities remain after taking the JVM's user: stopping");
+    if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+        return cli_fail(e, CLI_EXIT_PERMISSION, "the command's worker is still dumpable after taking the JVM's user: "
+                                                "stopping");
+    if (now_traced_by != tracer)
+        return cli_fail(e, CLI_EXIT_PERMISSION, "process %ld traced the command's worker while it took the JVM's "
+                                                "user: stopping", now_traced_by);
     return 0;
 }
 
+/* Not dumpable before the first id changes, so that the JVM's user can never trace the
+ * child (and take its descriptors: the target's /proc, the channel, the library), and
+ * again after the last: a change of ids sets dumpability to fs.suid_dumpable, which may be
+ * 1. Dropping capabilities changes no id: a uid-0 target's child would otherwise be uid 0,
+ * without capabilities and dumpable, traceable by any uid-0 process (a container's root). */
 int cli_become(const cli_identity *id, cli_err *e) {
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot make the command's worker undumpable: %s", strerror(errno));
+    long tracer = own_tracer();
+    if (tracer < 0) return cli_fail(e, CLI_EXIT_PERMISSION, "cannot read the command's worker's own status");
     if (id->change) {
         if (setgroups((size_t)id->ngroups, id->groups) != 0 || !groups_are(id->groups, id->ngroups))
             return cli_fail(e, CLI_EXIT_PERMISSION, "cannot take the JVM's groups: %s", strerror(errno));
@@ -125,7 +151,8 @@ int cli_become(const cli_identity *id, cli_err *e) {
     }
     if (drop_capabilities() != 0)
         return cli_fail(e, CLI_EXIT_PERMISSION, "cannot drop capabilities: %s", strerror(errno));
+    cli_fault_stop("drop");
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    return check_became(id, e);
+    return check_became(id, tracer, e);
 }

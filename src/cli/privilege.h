@@ -4,13 +4,15 @@
  * cli_identity_read, in the parent, says who to become, from /proc through the target's
  * own /proc/PID descriptor: the target's effective uid and gid, its supplementary groups,
  * and, when it lives in another user namespace (a container), that namespace and the ids
- * it gives them. cli_become, in the child, takes them in this order: setgroups (the
- * target's groups: root's group 0 never stays), setns into the target's user namespace
- * (so a JVM's "root" in a container is no root here), setresgid, setresuid, every
- * capability dropped (a uid-0 target too), not dumpable (the target's user cannot ptrace
- * the child); then checks it: real, effective and saved ids, the groups, and CapEff,
- * CapPrm and CapAmb all 0 in /proc/self/status. An operator who is not root already is
- * the target's user (target.c checks that) and only drops capabilities. */
+ * it gives them. cli_become, in the child, takes them in this order: not dumpable (before
+ * any id changes: the target's user can never ptrace the child), setgroups (the target's
+ * groups: root's group 0 never stays), setns into the target's user namespace (so a JVM's
+ * "root" in a container is no root here), setresgid, setresuid, every capability dropped
+ * (a uid-0 target too), not dumpable again (a change of ids resets it to
+ * fs.suid_dumpable); then checks it: real, effective and saved ids, the groups, CapEff,
+ * CapPrm and CapAmb all 0 in /proc/self/status, not dumpable, and traced by no one but who
+ * traced it before (the operator's strace -f). An operator who is not root already is the
+ * target's user (target.c checks that) and only drops capabilities. */
 #ifndef HS_CLI_PRIVILEGE_H
 #define HS_CLI_PRIVILEGE_H
 

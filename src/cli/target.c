@@ -1,9 +1,9 @@
-/* target.c: inspecting a target process through a pidfd and its /proc directory (see
- * target.h). */
+/* target.c: a target process through a pidfd and its /proc directory (see target.h). */
 #include "target.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,8 +21,7 @@ long cli_now_ms(void) {
     return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Reads fd to its end into a malloc'd NUL-terminated buffer (at most max bytes); closes fd. */
-static char *read_fd(int fd, size_t max, size_t *len) {
+char *cli_read_fd(int fd, size_t max, size_t *len) {
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -60,12 +59,12 @@ static char *read_fd(int fd, size_t max, size_t *len) {
 
 char *cli_read_file(const char *path, size_t max, size_t *len) {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    return fd < 0 ? NULL : read_fd(fd, max, len);
+    return fd < 0 ? NULL : cli_read_fd(fd, max, len);
 }
 
 char *cli_read_proc(const cli_target *t, const char *name, size_t max, size_t *len) {
     int fd = openat(t->procfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    return fd < 0 ? NULL : read_fd(fd, max, len);
+    return fd < 0 ? NULL : cli_read_fd(fd, max, len);
 }
 
 static void user_name(uid_t uid, char *out, size_t len) {
@@ -125,40 +124,6 @@ static int open_process(int pid, cli_target *t, cli_err *e) {
     return 0;
 }
 
-/* Whether NUL- or space-separated args disable attach; updates *disabled if the option is seen. */
-static void scan_options(const char *text, size_t len, char sep, bool *disabled) {
-    bool seen;
-    bool d = cli_args_disable_attach(text, len, sep, &seen);
-    if (seen) *disabled = d;
-}
-
-/* The launcher reads JDK_JAVA_OPTIONS and the JVM JAVA_TOOL_OPTIONS before the command
- * line, and _JAVA_OPTIONS after it. (Flags from -XX:Flags= or -XX:VMOptionsFile= show in
- * the JVM's perfdata instead: target_side reads it.) */
-static bool attach_disabled(const cli_target *t) {
-    bool disabled = false;
-    size_t len = 0;
-    char *env = cli_read_proc(t, "environ", 1 << 20, &len);
-    static const char *const before[] = {"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="};
-    for (size_t i = 0; env && i < sizeof before / sizeof before[0]; i++)
-        for (size_t off = 0; off < len; off += strlen(env + off) + 1)
-            if (strncmp(env + off, before[i], strlen(before[i])) == 0) {
-                const char *v = env + off + strlen(before[i]);
-                scan_options(v, strlen(v), ' ', &disabled);
-            }
-    size_t cmd_len = 0;
-    char *cmd = cli_read_proc(t, "cmdline", 1 << 20, &cmd_len);
-    if (cmd) scan_options(cmd, cmd_len, '\0', &disabled);
-    free(cmd);
-    for (size_t off = 0; env && off < len; off += strlen(env + off) + 1)
-        if (strncmp(env + off, "_JAVA_OPTIONS=", 14) == 0) {
-            const char *v = env + off + 14;
-            scan_options(v, strlen(v), ' ', &disabled);
-        }
-    free(env);
-    return disabled;
-}
-
 /* The facts of /proc/PID/status and stat. */
 static int read_status(cli_target *t, cli_err *e) {
     char *status = cli_read_proc(t, "status", 1 << 16, NULL);
@@ -177,48 +142,20 @@ static int read_status(cli_target *t, cli_err *e) {
         t->nspid = cli_status_nspid(status, t->pid);
         t->catches_sigquit = cli_status_catches_sigquit(status);
         t->stopped = state == 'T' || state == 't';
+        t->has_memory = cli_status_has_memory(status);
     }
     free(status);
     free(stat);
     return rc;
 }
 
-/* What stops every verb at once: the JVM cannot answer, or refuses attach. */
-static int check_reachable(const cli_target *t, cli_err *e) {
-    if (t->attach_disabled)
-        return cli_fail(e, CLI_EXIT_ATTACH, "process %d runs with -XX:+DisableAttachMechanism: it refuses every attach%s",
-                        t->pid, t->agent[0] ? " (heapsampler is loaded, but cannot be asked)"
-                                            : " (start it with -agentpath instead)");
-    if (t->stopped)
-        return cli_fail(e, CLI_EXIT_TIMEOUT, "process %d is stopped (SIGSTOP or a debugger): it cannot answer until "
-                                             "resumed (kill -CONT %d)", t->pid, t->pid);
-    return 0;
-}
-
-static int inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
+int cli_target_open(int pid, cli_target *t, cli_err *e) {
+    memset(t, 0, sizeof *t);
     t->pid = pid;
     t->pidfd = t->procfd = -1;
     int rc = open_process(pid, t, e);
     if (rc == 0) rc = read_status(t, e);
     if (rc == 0) rc = check_permission(t, e);
-    if (rc) return rc;
-    char *maps = cli_read_proc(t, "maps", 64u << 20, NULL);
-    if (!maps) {
-        if (errno == ENOENT || errno == ESRCH) return cli_fail(e, CLI_EXIT_NO_PROCESS, "no process %d", pid);
-        return cli_fail(e, CLI_EXIT_PERMISSION, "cannot read /proc/%d/maps: %s", pid, strerror(errno));
-    }
-    bool jvm = cli_maps_find(maps, "libjvm.so", t->libjvm, sizeof t->libjvm);
-    cli_maps_find(maps, "libheapsampler.so", t->agent, sizeof t->agent);
-    free(maps);
-    t->attach_disabled = jvm && attach_disabled(t);
-    if (!need_jvm) return 0;
-    if (!jvm) return cli_fail(e, CLI_EXIT_NOT_JVM, "process %d is not a JVM (no libjvm.so mapped)", pid);
-    return check_reachable(t, e);
-}
-
-int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e) {
-    memset(t, 0, sizeof *t);
-    int rc = inspect(pid, t, need_jvm, e);
     if (rc) cli_target_close(t);
     return rc;
 }
@@ -239,7 +176,20 @@ static bool status_is(const cli_target *t, bool (*test)(const char *), bool miss
 
 bool cli_target_stopped(const cli_target *t) { return status_is(t, cli_status_stopped, false); }
 
-bool cli_target_exited(const cli_target *t) { return status_is(t, cli_status_exited, true); }
+/* A pidfd turns readable when its process exits. */
+static bool pidfd_exited(int pidfd) {
+    struct pollfd pfd = {pidfd, POLLIN, 0};
+    return pidfd >= 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP)) != 0;
+}
+
+bool cli_target_exited(const cli_target *t) {
+    return pidfd_exited(t->pidfd) || status_is(t, cli_status_exited, true);
+}
+
+int cli_target_check_exited(const cli_target *t, cli_err *e) {
+    if (!cli_target_exited(t)) return 0;
+    return cli_fail(e, CLI_EXIT_NO_PROCESS, "process %d has exited", t->pid);
+}
 
 int cli_target_signal(const cli_target *t, int sig) {
     if (t->pidfd >= 0) return pidfd_signal(t->pidfd, sig);

@@ -1,15 +1,16 @@
-/* target.h: one JVM the command talks to, as /proc shows it, and the operator's right to
- * talk to it.
+/* target.h: one process the command talks to, as /proc shows it without touching its
+ * memory, and the operator's right to talk to it.
  *
- * Inspection answers, in this order, the first questions of every verb: does the process
- * exist (exit 2), may this operator attach to it (4), is it a JVM (3), is heapsampler
- * already mapped into it (and under which path, as the target sees it), is it stopped or
- * does it refuse attach (told at once, whatever is loaded). It opens a pidfd first, then
- * /proc/PID, and checks that the pidfd still names a live process: from then on every
- * /proc read goes through that directory and every signal through the pidfd, so a pid
- * that exits and is reused by another process is never read or signalled. Only procfs is
- * read here (as the operator); the target's own files are touched only across the
- * privilege boundary (target_side.h). */
+ * Opening a target answers the first questions of every verb: does the process exist
+ * (exit 2), may this operator attach to it (4), is it stopped. It opens a pidfd first,
+ * then /proc/PID, and checks that the pidfd still names a live process: from then on
+ * every /proc read goes through that directory and every signal through the pidfd, so a
+ * pid that exits and is reused by another process is never read or signalled, and a verb
+ * keeps one target from its first step to its last. The parent reads only what the
+ * kernel answers without the target's memory (status, stat, id maps): reading maps,
+ * environ or cmdline takes the target's mmap lock and faults its pages, which a hostile
+ * target can make block forever, so those are read across the privilege boundary, under
+ * a deadline (inspect.h). */
 #ifndef HS_CLI_TARGET_H
 #define HS_CLI_TARGET_H
 
@@ -27,6 +28,8 @@ typedef struct {
     gid_t egid;
     char libjvm[PATH_MAX]; /* as the target sees it */
     char agent[PATH_MAX];  /* the mapped libheapsampler.so as the target sees it; "" if none */
+    char main[160];        /* what its command line runs (list), "?" when it cannot tell */
+    bool has_memory;       /* an address space: not a kernel thread */
     bool catches_sigquit;
     bool stopped;          /* SIGSTOP or a debugger, when inspected */
     bool attach_disabled;  /* -XX:+DisableAttachMechanism on its command line or option variables */
@@ -38,21 +41,25 @@ typedef struct {
 /* Reads a whole (small) file into a malloc'd NUL-terminated buffer, at most max bytes.
  * For the operator's own files and procfs only. Returns NULL with errno set on failure. */
 char *cli_read_file(const char *path, size_t max, size_t *len);
-/* The same for /proc/PID/name of the target, through its /proc/PID descriptor. */
+/* The same for /proc/PID/name of the target, through its /proc/PID descriptor: only files
+ * the kernel answers without the target's memory (status, stat, uid_map...). */
 char *cli_read_proc(const cli_target *t, const char *name, size_t max, size_t *len);
+/* The same from an open descriptor, which it closes. */
+char *cli_read_fd(int fd, size_t max, size_t *len);
 
-/* Fills t for pid. Returns 0, or an exit code with the line in e: 2, 4, 3 when need_jvm
- * and it is not a JVM, and, when need_jvm, 5 when it refuses attach and 6 when it is
- * stopped. When need_jvm is false, none of those is an error (t->libjvm stays "" for a
- * process that is not a JVM). After a success, cli_target_close releases what it opened
- * (after a failure nothing is left open; closing again is harmless). */
-int cli_target_inspect(int pid, cli_target *t, bool need_jvm, cli_err *e);
+/* Opens pid's pidfd and /proc/PID and fills the facts of its status and stat (not those
+ * of its memory: libjvm, agent, main stay ""; inspect.h reads them). Returns 0, or an
+ * exit code with the line in e: 2, 4. After a success, cli_target_close releases what it
+ * opened (after a failure nothing is left open; closing again is harmless). */
+int cli_target_open(int pid, cli_target *t, cli_err *e);
 void cli_target_close(cli_target *t);
 
 /* Whether the process is stopped now (SIGSTOP, a debugger). */
 bool cli_target_stopped(const cli_target *t);
-/* Whether the process has exited (gone, or a zombie). */
+/* Whether the process has exited (its pidfd says so, or it is gone or a zombie). */
 bool cli_target_exited(const cli_target *t);
+/* Fails with "process N has exited" (2) when it has: a verb's steps after the first. */
+int cli_target_check_exited(const cli_target *t, cli_err *e);
 
 /* Sends sig to the target through its pidfd (or, without one, after checking through
  * /proc/PID that its start time is still the one inspected). Returns 0, or -1 with errno

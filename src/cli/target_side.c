@@ -152,22 +152,48 @@ static void keep_only(int *keep, int n) {
     }
 }
 
-/* The child: nothing of the parent's but what it needs, then the target's identity, then fn. */
-static void run_child(cli_side *s, const cli_identity *id, int userns_fd, pid_t parent, cli_side_fn fn, void *arg) {
-    cli_temp_forget_all();
+/* Out of the operator's session (its terminal is no longer the child's controlling
+ * terminal: no TIOCSTI into it, no Ctrl-C from it), the standard streams on /dev/null (the
+ * child reports through its channel only), working in "/" (not in the operator's cwd). */
+static int detach(void) {
+    setsid(); /* fails only for a process group leader, which a forked child is not */
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
+    if (null < 0) return -1;
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+        if (dup2(null, fd) != fd) return -1;
+    if (null > STDERR_FILENO) close(null);
+    return chdir("/");
+}
+
+/* A reader's /proc/PID files, opened as the operator before the drop. */
+static void open_proc_files(cli_side *s, const char *const *names) {
+    for (int i = 0; i < CLI_SIDE_PROC_FILES; i++) {
+        s->procfds[i] = -1;
+        s->procerrs[i] = ENOENT;
+        if (!names || !names[i]) continue;
+        s->procfds[i] = openat(s->t->procfd, names[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (s->procfds[i] < 0) s->procerrs[i] = errno;
     }
+}
+
+/* The child: its own signals, nothing of the parent's but what it needs, then the target's
+ * identity, then fn. Signals arrive blocked (the parent blocked them around fork): the
+ * parent's handlers, whose cleanup is the parent's, never run here. */
+static void run_child(cli_side *s, const cli_identity *id, const char *const *proc_files, const sigset_t *mask,
+                      pid_t parent, cli_side_fn fn, void *arg) {
+    cli_temp_forget_all();
+    cli_temp_install_signals(130); /* SIGTERM, SIGHUP: remove this child's files, end */
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    cli_err e = {0, ""};
+    int rc = detach() == 0 ? 0 : cli_fail(&e, CLI_EXIT_ATTACH, "the command's worker cannot detach: %s", strerror(errno));
     int keep[] = {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, s->channel, s->rootfd, s->cwdfd,
-                  s->t->pidfd, s->t->procfd, userns_fd, s->libfd};
+                  s->t->pidfd, s->t->procfd, id->userns_fd, s->libfd};
     int n = 0;
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
         if (keep[i] >= 0) keep[n++] = keep[i];
     keep_only(keep, n);
-    cli_err e = {0, ""};
-    int rc = cli_become(id, &e);
+    open_proc_files(s, proc_files);
+    if (rc == 0) rc = cli_become(id, &e);
     if (rc == 0) {
         /* dies with the parent (the setting does not survive the change of ids: set after) */
         prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
@@ -190,7 +216,7 @@ void cli_side_result_free(cli_side_result *r) {
 
 const char *cli_side_info(const cli_side_result *r, const char *key) {
     size_t n = strlen(key);
-    for (int i = 0; i < r->ninfos; i++)
+    for (int i = r->ninfos - 1; i >= 0; i--)
         if (strncmp(r->infos[i], key, n) == 0 && r->infos[i][n] == '=') return r->infos[i] + n + 1;
     return NULL;
 }
@@ -275,23 +301,28 @@ static int receive(int fd, const cli_target *t, long deadline, cli_side_result *
 }
 
 /* Ends the child: asked first when it is still working (its handler removes its files),
- * given 300 ms, then killed. */
-static int reap(pid_t child, bool ask_first) {
-    int status = 0;
-    if (ask_first) {
+ * given wait_ms, then killed, and given a second more. A child still there then (the kill
+ * does not end a process asleep in the kernel, e.g. on a FUSE file of the target's that
+ * never answers) is left to end by itself: false. */
+static bool reap(pid_t child, bool ask, long wait_ms, int *status) {
+    *status = 0;
+    if (ask) {
         kill(child, SIGTERM);
         kill(child, SIGCONT); /* a child stopped by the target's user (or a test) */
     }
-    for (int i = 0; i < 30; i++) {
-        pid_t done = waitpid(child, &status, WNOHANG);
-        if (done == child || (done < 0 && errno != EINTR)) return status;
+    long killed_at = -1;
+    for (long start = cli_now_ms();;) {
+        pid_t done = waitpid(child, status, WNOHANG);
+        if (done == child || (done < 0 && errno != EINTR)) return true;
+        long now = cli_now_ms();
+        if (killed_at < 0 && now - start >= wait_ms) {
+            kill(child, SIGKILL);
+            killed_at = now;
+        }
+        if (killed_at >= 0 && now - killed_at >= 1000) return false;
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    kill(child, SIGKILL);
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
 }
 
 /* The descriptors of the target's root and cwd, through its /proc/PID. */
@@ -308,36 +339,60 @@ static int open_roots(const cli_target *t, int *rootfd, int *cwdfd, cli_err *e) 
                     strerror(errno));
 }
 
-int cli_side_run(const cli_target *t, int libfd, cli_side_fn fn, void *arg, long deadline, cli_side_result *r,
-                 cli_err *e) {
+/* What a run holds and how long the parent waits. */
+typedef struct {
+    int libfd;
+    const char *const *proc_files; /* a reader's */
+    bool roots;                    /* the target's root and cwd opened for the child */
+    long grace_ms;                 /* past the deadline, for the child's own timeout line */
+    long ask_ms;                   /* SIGTERM before SIGKILL, for the child's cleanup */
+} side_request;
+
+/* Forks the child with every signal blocked (see run_child). */
+static pid_t fork_child(cli_side *s, const cli_identity *id, const side_request *q, int pipefd[2], cli_side_fn fn,
+                        void *arg) {
+    pid_t parent = getpid();
+    sigset_t all, old;
+    sigfillset(&all);
+    fflush(stdout);
+    fflush(stderr);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    pid_t child = fork();
+    if (child == 0) {
+        close(pipefd[0]);
+        s->channel = pipefd[1];
+        run_child(s, id, q->proc_files, &old, parent, fn, arg);
+    }
+    int saved = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+    return child;
+}
+
+static int run_side(const cli_target *t, const side_request *q, cli_side_fn fn, void *arg, long deadline,
+                    cli_side_result *r, cli_err *e) {
     cli_identity id;
     int rc = cli_identity_read(t, &id, e);
     if (rc) return rc;
-    cli_side s = {.t = t, .rootfd = -1, .cwdfd = -1, .tmpfd = -1, .libfd = libfd, .deadline = deadline};
+    cli_side s = {.t = t, .rootfd = -1, .cwdfd = -1, .tmpfd = -1, .libfd = q->libfd, .deadline = deadline};
     int pipefd[2] = {-1, -1};
-    rc = open_roots(t, &s.rootfd, &s.cwdfd, e);
+    if (q->roots) rc = open_roots(t, &s.rootfd, &s.cwdfd, e);
     if (rc == 0 && pipe2(pipefd, O_CLOEXEC) != 0) rc = cli_fail(e, CLI_EXIT_ATTACH, "pipe: %s", strerror(errno));
-    pid_t parent = getpid(), child = -1;
+    pid_t child = -1;
     if (rc == 0) {
-        fflush(stdout);
-        fflush(stderr);
-        child = fork();
+        child = fork_child(&s, &id, q, pipefd, fn, arg);
         if (child < 0) rc = cli_fail(e, CLI_EXIT_ATTACH, "fork: %s", strerror(errno));
-    }
-    if (child == 0) {
-        close(pipefd[0]);
-        s.channel = pipefd[1];
-        run_child(&s, &id, id.userns_fd, parent, fn, arg);
     }
     if (pipefd[1] >= 0) close(pipefd[1]);
     if (s.rootfd >= 0) close(s.rootfd);
     if (s.cwdfd >= 0) close(s.cwdfd);
     cli_identity_close(&id);
     if (rc == 0) {
-        rc = receive(pipefd[0], t, deadline + CLI_SIDE_GRACE_MS, r, e);
-        int status = reap(child, rc != 0);
+        rc = receive(pipefd[0], t, deadline + q->grace_ms, r, e);
+        int status;
+        bool reaped = rc != 0 ? reap(child, q->ask_ms > 0, q->ask_ms, &status) : reap(child, false, 300, &status);
         if (rc < 0)
-            rc = WIFSIGNALED(status)
+            rc = reaped && WIFSIGNALED(status)
                      ? cli_fail(e, CLI_EXIT_ATTACH, "the command's worker for process %d was killed by signal %d",
                                 t->pid, WTERMSIG(status))
                      : cli_fail(e, CLI_EXIT_ATTACH, "the command's worker for process %d ended without an answer",
@@ -345,4 +400,16 @@ int cli_side_run(const cli_target *t, int libfd, cli_side_fn fn, void *arg, long
     }
     if (pipefd[0] >= 0) close(pipefd[0]);
     return rc;
+}
+
+int cli_side_run(const cli_target *t, int libfd, cli_side_fn fn, void *arg, long deadline, cli_side_result *r,
+                 cli_err *e) {
+    side_request q = {.libfd = libfd, .roots = true, .grace_ms = CLI_SIDE_GRACE_MS, .ask_ms = 300};
+    return run_side(t, &q, fn, arg, deadline, r, e);
+}
+
+int cli_side_run_reader(const cli_target *t, const char *const *proc_files, cli_side_fn fn, void *arg, long deadline,
+                        cli_side_result *r, cli_err *e) {
+    side_request q = {.libfd = -1, .proc_files = proc_files, .grace_ms = 0, .ask_ms = 0};
+    return run_side(t, &q, fn, arg, deadline, r, e);
 }

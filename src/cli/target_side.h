@@ -6,13 +6,25 @@
  * target's user (privilege.h) before it touches any of it. It starts from descriptors the
  * parent opened through the target's own /proc/PID (its root and cwd: kernel links, not
  * paths the target chose), resolves every path below them (resolve.h), and keeps no other
- * descriptor of the parent's: no operator file is within its reach.
+ * descriptor of the parent's: no operator file is within its reach. It leaves the
+ * operator's session (setsid: the operator's terminal is not its controlling terminal),
+ * its standard streams are /dev/null, its working directory "/", and its signals its own
+ * (SIGTERM removes its files and ends it; the parent's modes, such as profile's "Ctrl-C
+ * ends the wait", are not inherited). It is not dumpable from before its ids change.
+ *
+ * A reader (cli_side_run_reader) also holds /proc/PID files that read the target's memory
+ * (maps, environ, cmdline): it opens them before it drops, as the operator (the kernel
+ * checks the right to read a non-dumpable target's memory at open), and reads them after,
+ * as the target's user. Such a read can block as long as the target likes (it takes the
+ * target's mmap lock and faults its pages): only this child ever waits for one.
  *
  * The child reports over a pipe in records: the answer's text, the bytes of up to
  * CLI_SIDE_STREAMS output streams, a few key=value facts, and its end (an exit code and
  * one line). The parent, the operator (root), only receives: each record is bounded,
  * each total capped, all of it read under the command's deadline plus a short grace for
- * the child's own timeout line, after which the child is killed. The parent writes the
+ * the child's own timeout line, after which the child is killed; a child that the kill
+ * cannot end at once (asleep in the kernel, e.g. on a FUSE file of the target's that never
+ * answers) is left to end by itself: the parent never waits for it. The parent writes the
  * operator's files itself (out_file.h). */
 #ifndef HS_CLI_TARGET_SIDE_H
 #define HS_CLI_TARGET_SIDE_H
@@ -32,6 +44,7 @@
 #define CLI_MAX_ANSWER (64ull << 20)  /* the agent's answer (a reply file) */
 #define CLI_MAX_OUTPUT (1ull << 30)   /* one output file of a dump (pprof, html...) */
 #define CLI_SIDE_GRACE_MS 1500L       /* the parent waits this long past the deadline */
+#define CLI_SIDE_PROC_FILES 3         /* /proc/PID files a reader holds */
 
 /* What the child works with. */
 typedef struct {
@@ -42,6 +55,8 @@ typedef struct {
     int libfd;     /* a file of the operator's the child may read (load: the library), or -1 */
     long deadline; /* a cli_now_ms() time */
     int channel;
+    int procfds[CLI_SIDE_PROC_FILES];  /* a reader's /proc/PID files, opened before the drop, or -1 */
+    int procerrs[CLI_SIDE_PROC_FILES]; /* errno of those that did not open */
 } cli_side;
 
 typedef int (*cli_side_fn)(cli_side *s, void *arg, cli_err *e);
@@ -61,8 +76,13 @@ typedef struct {
  * parent's when the child broke the rules, died or ran out of time). */
 int cli_side_run(const cli_target *t, int libfd, cli_side_fn fn, void *arg, long deadline, cli_side_result *r,
                  cli_err *e);
+/* The same for a reader: s->procfds[i] holds /proc/PID/proc_files[i] (at most
+ * CLI_SIDE_PROC_FILES names, NULL-terminated), no root or cwd is opened, and the parent
+ * gives no grace past the deadline (a read stuck in the kernel cannot time itself). */
+int cli_side_run_reader(const cli_target *t, const char *const *proc_files, cli_side_fn fn, void *arg, long deadline,
+                        cli_side_result *r, cli_err *e);
 void cli_side_result_free(cli_side_result *r);
-/* The value of an info record, or NULL. */
+/* The value of the last info record with that key, or NULL. */
 const char *cli_side_info(const cli_side_result *r, const char *key);
 
 /* --- in the child --- */

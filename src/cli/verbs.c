@@ -1,4 +1,9 @@
-/* verbs.c: load, status, start, stop, dump, top and paths (see verbs.h). */
+/* verbs.c: load, status, start, stop, dump, top, paths and profile (see verbs.h).
+ *
+ * Each verb inspects its target once and keeps it (its pidfd and /proc/PID descriptor)
+ * to the end: the steps of profile and the rounds of top --every address that process
+ * and no other; when it exits, the next step says so (exit 2), never reaching a process
+ * that was given its pid since. */
 #include "verbs.h"
 
 #include <errno.h>
@@ -12,32 +17,49 @@
 #include <unistd.h>
 
 #include "agent_call.h"
+#include "inspect.h"
 #include "lib_path.h"
 #include "out_file.h"
 #include "safe_text.h"
 #include "target.h"
 #include "temp_files.h"
 
-/* Inspects the target and checks that the agent is (or, for load, is not) loaded. */
-static int prepare(const cli_args *a, cli_target *t, bool want_loaded, cli_err *e) {
-    int rc = cli_target_inspect(a->pid, t, true, e);
-    if (rc) return rc;
+/* The deadline of one step of a verb. */
+static long step_deadline(const cli_args *a) { return cli_now_ms() + a->timeout_ms; }
+
+/* Whether the agent is (or, for load, is not) loaded. */
+static int check_loaded(const cli_target *t, bool want_loaded, cli_err *e) {
     if (want_loaded && !t->agent[0])
-        rc = cli_fail(e, CLI_EXIT_NOT_LOADED, "heapsampler is not loaded in %d; load it with: heapsampler load %d",
-                      a->pid, a->pid);
-    else if (!want_loaded && t->agent[0])
-        rc = cli_fail(e, CLI_EXIT_LOADED, "heapsampler is already loaded in %d (%s); use heapsampler start %d",
-                      a->pid, t->agent, a->pid);
+        return cli_fail(e, CLI_EXIT_NOT_LOADED, "heapsampler is not loaded in %d; load it with: heapsampler load %d",
+                        t->pid, t->pid);
+    if (!want_loaded && t->agent[0])
+        return cli_fail(e, CLI_EXIT_LOADED, "heapsampler is already loaded in %d (%s); use heapsampler start %d",
+                        t->pid, t->agent, t->pid);
+    return 0;
+}
+
+/* Inspects the target, for the whole verb, and checks that the agent is (or is not) loaded. */
+static int prepare(const cli_args *a, cli_target *t, bool want_loaded, cli_err *e) {
+    int rc = cli_target_inspect(a->pid, t, true, step_deadline(a), e);
+    if (rc) return rc;
+    rc = check_loaded(t, want_loaded, e);
     if (rc) cli_target_close(t);
     return rc;
 }
 
-/* One command to the loaded agent, its answer in *answer. */
-static int ask(const cli_args *a, const char *command, char **answer, cli_err *e) {
+/* One command to the loaded agent of t, its answer in *answer. */
+static int ask(const cli_args *a, const cli_target *t, const char *command, char **answer, cli_err *e) {
+    int rc = cli_target_check_exited(t, e);
+    if (rc == 0) rc = cli_agent_call(t, t->agent, command, step_deadline(a), answer, e);
+    return rc;
+}
+
+/* prepare, one command, done. */
+static int ask_once(const cli_args *a, const char *command, char **answer, cli_err *e) {
     cli_target t;
     int rc = prepare(a, &t, true, e);
     if (rc) return rc;
-    rc = cli_agent_call(&t, t.agent, command, cli_now_ms() + a->timeout_ms, answer, e);
+    rc = ask(a, &t, command, answer, e);
     cli_target_close(&t);
     return rc;
 }
@@ -56,28 +78,27 @@ int cli_verb_simple(const cli_args *a, cli_err *e) {
     snprintf(command, sizeof command, "%s%s%s%s", word, a->options[0] ? "," : "", a->options,
              a->json ? ",json=true" : "");
     char *answer;
-    int rc = ask(a, command, &answer, e);
+    int rc = ask_once(a, command, &answer, e);
     if (rc) return rc;
     print_answer(answer);
     free(answer);
     return 0;
 }
 
-/* Loads the agent with a->options; its answer in *answer, and the library's copy in the
- * target (if one was made) in copied_to ("" when none). */
-static int load_agent(const cli_args *a, char **answer, char *copied_to, size_t len, cli_err *e) {
-    cli_target t;
+/* Loads the agent into t with a->options; its answer in *answer, and the library's copy in
+ * the target (if one was made) in copied_to ("" when none). Then t->agent names the path
+ * the JVM was given. */
+static int load_agent(const cli_args *a, cli_target *t, char **answer, char *copied_to, size_t len, cli_err *e) {
     char lib[PATH_MAX], inner[PATH_MAX];
     copied_to[0] = '\0';
-    int rc = prepare(a, &t, false, e);
-    if (rc) return rc;
     bool copied = false;
-    rc = cli_lib_find(a->lib, lib, sizeof lib, e);
+    int rc = cli_lib_find(a->lib, lib, sizeof lib, e);
     if (rc == 0)
-        rc = cli_agent_load(&t, lib, a->options, cli_now_ms() + a->timeout_ms, answer, inner, sizeof inner, &copied, e);
-    cli_target_close(&t);
-    if (rc == 0 && copied) snprintf(copied_to, len, "%s", inner);
-    return rc;
+        rc = cli_agent_load(t, lib, a->options, step_deadline(a), answer, inner, sizeof inner, &copied, e);
+    if (rc) return rc;
+    if (copied) snprintf(copied_to, len, "%s", inner);
+    snprintf(t->agent, sizeof t->agent, "%s", inner);
+    return 0;
 }
 
 static void print_copied(const char *copied_to) {
@@ -88,7 +109,11 @@ static void print_copied(const char *copied_to) {
 
 int cli_verb_load(const cli_args *a, cli_err *e) {
     char *answer = NULL, copied_to[PATH_MAX];
-    int rc = load_agent(a, &answer, copied_to, sizeof copied_to, e);
+    cli_target t;
+    int rc = prepare(a, &t, false, e);
+    if (rc) return rc;
+    rc = load_agent(a, &t, &answer, copied_to, sizeof copied_to, e);
+    cli_target_close(&t);
     if (rc) return rc;
     print_answer(answer);
     free(answer);
@@ -103,15 +128,23 @@ static long long file_size(const char *path) {
 
 /* Runs `command` with out= (and paths_out= when paths_file) files made in the target; the
  * command writes them to the operator's files. */
-static int ask_with_outputs(const cli_args *a, const char *command, const char *paths_file, char **answer,
-                            cli_err *e) {
+static int ask_with_outputs(const cli_args *a, const cli_target *t, const char *command, const char *paths_file,
+                            char **answer, cli_err *e) {
+    int rc = cli_target_check_exited(t, e);
+    if (rc == 0) rc = cli_out_check(a->out_file, a->force, e);
+    if (rc == 0 && paths_file) rc = cli_out_check(paths_file, a->force, e);
+    const cli_call_output outs[] = {{"out", a->out_file, a->force}, {"paths_out", paths_file, a->force}};
+    if (rc == 0) rc = cli_agent_call_outputs(t, command, outs, paths_file ? 2 : 1, step_deadline(a), answer, e);
+    return rc;
+}
+
+/* prepare, one command with outputs, done. */
+static int ask_once_with_outputs(const cli_args *a, const char *command, const char *paths_file, char **answer,
+                                 cli_err *e) {
     cli_target t;
     int rc = prepare(a, &t, true, e);
     if (rc) return rc;
-    rc = cli_out_check(a->out_file, a->force, e);
-    if (rc == 0 && paths_file) rc = cli_out_check(paths_file, a->force, e);
-    const cli_call_output outs[] = {{"out", a->out_file, a->force}, {"paths_out", paths_file, a->force}};
-    if (rc == 0) rc = cli_agent_call_outputs(&t, command, outs, paths_file ? 2 : 1, cli_now_ms() + a->timeout_ms, answer, e);
+    rc = ask_with_outputs(a, &t, command, paths_file, answer, e);
     cli_target_close(&t);
     return rc;
 }
@@ -126,7 +159,7 @@ int cli_verb_dump(const cli_args *a, cli_err *e) {
             return cli_fail(e, CLI_EXIT_USAGE, "path too long: %s", a->out_file);
     }
     char *answer = NULL;
-    int rc = ask_with_outputs(a, command, a->paths ? paths_file : NULL, &answer, e);
+    int rc = ask_once_with_outputs(a, command, a->paths ? paths_file : NULL, &answer, e);
     if (rc) return rc;
     free(answer);
     printf("wrote %s (%s, %lld bytes)\n", a->out_file, a->format, file_size(a->out_file));
@@ -138,7 +171,7 @@ int cli_verb_paths(const cli_args *a, cli_err *e) {
     char command[64];
     snprintf(command, sizeof command, "paths,n=%d", a->n);
     char *answer = NULL;
-    int rc = a->out_file ? ask_with_outputs(a, command, NULL, &answer, e) : ask(a, command, &answer, e);
+    int rc = a->out_file ? ask_once_with_outputs(a, command, NULL, &answer, e) : ask_once(a, command, &answer, e);
     if (rc) return rc;
     print_answer(answer);
     free(answer);
@@ -156,12 +189,12 @@ static int report_width(void) {
     return cli_columns_width(getenv("COLUMNS"));
 }
 
-static int top_once(const cli_args *a, char **answer, cli_err *e) {
+static int top_once(const cli_args *a, const cli_target *t, char **answer, cli_err *e) {
     char command[160];
     snprintf(command, sizeof command, "top,n=%d%s%s,width=%d%s%s%s", a->n, a->by ? ",by=" : "",
              a->by ? a->by : "", report_width(), a->stack ? ",stack=true" : "",
              a->gc ? ",gc=1" : "", a->json ? ",json=true" : "");
-    return ask(a, command, answer, e);
+    return ask(a, t, command, answer, e);
 }
 
 static void sleep_until(long when) {
@@ -173,19 +206,14 @@ static void sleep_until(long when) {
     }
 }
 
-int cli_verb_top(const cli_args *a, cli_err *e) {
-    char *answer = NULL;
-    if (a->every_ms == 0) {
-        int rc = top_once(a, &answer, e);
-        if (rc == 0) print_answer(answer);
-        free(answer);
-        return rc;
-    }
+/* top --every: one report per period on the same process, until Ctrl-C or its exit. */
+static int top_every(const cli_args *a, const cli_target *t, cli_err *e) {
     bool tty = isatty(STDOUT_FILENO);
     cli_temp_install_signals(0); /* Ctrl-C is how `top --every` ends: exit 0, files removed */
     for (int round = 0;; round++) {
         long next = cli_now_ms() + a->every_ms;
-        int rc = top_once(a, &answer, e);
+        char *answer = NULL;
+        int rc = top_once(a, t, &answer, e);
         if (rc) return rc;
         time_t now = time(NULL);
         char stamp[32];
@@ -195,9 +223,24 @@ int cli_verb_top(const cli_args *a, cli_err *e) {
         printf("heapsampler top %d  %s  (every %.1f s; Ctrl-C to quit)\n", a->pid, stamp, a->every_ms / 1000.0);
         print_answer(answer);
         free(answer);
-        answer = NULL;
         sleep_until(next);
     }
+}
+
+int cli_verb_top(const cli_args *a, cli_err *e) {
+    cli_target t;
+    int rc = prepare(a, &t, true, e);
+    if (rc) return rc;
+    if (a->every_ms > 0) {
+        rc = top_every(a, &t, e);
+    } else {
+        char *answer = NULL;
+        rc = top_once(a, &t, &answer, e);
+        if (rc == 0) print_answer(answer);
+        free(answer);
+    }
+    cli_target_close(&t);
+    return rc;
 }
 
 /* --- profile --------------------------------------------------------------------------- */
@@ -220,30 +263,30 @@ static bool answer_says(const char *answer, const char *line_start) {
 /* How the JVM was before `profile`, so that it is put back. */
 typedef enum { WAS_NOT_LOADED, WAS_STOPPED, WAS_RUNNING } before_profile;
 
-/* Makes the agent sample: loads it, starts it, or marks the window's start (*mark). */
-static int begin_profile(const cli_args *a, before_profile *before, unsigned *mark, cli_err *e) {
-    cli_target t;
-    int rc = cli_target_inspect(a->pid, &t, true, e);
-    if (rc) return rc;
-    bool loaded = t.agent[0] != '\0';
-    cli_target_close(&t);
+/* Makes the agent in t sample: loads it, starts it, or marks the window's start (*mark). */
+static int begin_profile(const cli_args *a, cli_target *t, before_profile *before, unsigned *mark, cli_err *e) {
     char *answer = NULL, copied_to[PATH_MAX];
-    if (!loaded) {
+    if (!t->agent[0]) {
         *before = WAS_NOT_LOADED;
-        rc = load_agent(a, &answer, copied_to, sizeof copied_to, e);
+        int rc = load_agent(a, t, &answer, copied_to, sizeof copied_to, e);
         if (rc == 0) print_copied(copied_to);
         free(answer);
+        char given[PATH_MAX];
+        snprintf(given, sizeof given, "%s", t->agent);
+        cli_err ignored; /* the path as the JVM mapped it, for the next steps (else the one given) */
+        if (rc == 0 && (cli_target_read_memory(t, step_deadline(a), &ignored) != 0 || !t->agent[0]))
+            snprintf(t->agent, sizeof t->agent, "%s", given);
         return rc;
     }
     if (a->options[0])
         return cli_fail(e, CLI_EXIT_USAGE, "heapsampler is already loaded in %d: the options are for "
                         "loading it (change interval=, rate= with heapsampler start %d)", a->pid, a->pid);
-    rc = ask(a, "status", &answer, e);
+    int rc = ask(a, t, "status", &answer, e);
     if (rc) return rc;
     bool stopped = answer_says(answer, "state: stopped");
     free(answer);
     *before = stopped ? WAS_STOPPED : WAS_RUNNING;
-    rc = ask(a, stopped ? "start" : "mark", &answer, e);
+    rc = ask(a, t, stopped ? "start" : "mark", &answer, e);
     if (rc == 0 && !stopped) {
         long id = answer_number(answer, "mark");
         if (id <= 0) rc = cli_fail(e, CLI_EXIT_AGENT, "the agent in %d did not answer a mark", a->pid);
@@ -261,26 +304,41 @@ static void wait_for(long duration_ms) {
     }
 }
 
-int cli_verb_profile(const cli_args *a, cli_err *e) {
-    int rc = cli_out_check(a->out_file, a->force, e); /* before touching the JVM */
-    before_profile before = WAS_RUNNING;
+/* Makes t sample, waits a->duration_ms (or until Ctrl-C), writes the file, puts the JVM
+ * back: *stop_rc and stop_err tell whether sampling could be stopped again. */
+static int run_profile(const cli_args *a, cli_target *t, double *seconds, before_profile *before, cli_err *stop_err,
+                       int *stop_rc, cli_err *e) {
     unsigned mark = 0;
-    if (rc == 0) rc = begin_profile(a, &before, &mark, e);
+    int rc = begin_profile(a, t, before, &mark, e);
     if (rc) return rc;
     cli_temp_install_signals(-1); /* Ctrl-C ends the wait early: the profile is still written */
     long began = cli_now_ms();
     wait_for(a->duration_ms);
-    double seconds = (double)(cli_now_ms() - began) / 1000;
+    *seconds = (double)(cli_now_ms() - began) / 1000;
     char command[128];
     snprintf(command, sizeof command, "dump,format=%s", a->format);
     if (mark) snprintf(command + strlen(command), sizeof command - strlen(command), ",since=%u", mark);
     char *answer = NULL;
-    rc = ask_with_outputs(a, command, NULL, &answer, e);
+    rc = ask_with_outputs(a, t, command, NULL, &answer, e);
     free(answer);
     answer = NULL;
-    cli_err stop_err = {0, ""};
-    int stop_rc = before == WAS_RUNNING ? 0 : ask(a, "stop", &answer, &stop_err);
+    *stop_rc = *before == WAS_RUNNING ? 0 : ask(a, t, "stop", &answer, stop_err);
     free(answer);
+    return rc;
+}
+
+int cli_verb_profile(const cli_args *a, cli_err *e) {
+    int rc = cli_out_check(a->out_file, a->force, e); /* before touching the JVM */
+    if (rc) return rc;
+    cli_target t;
+    rc = cli_target_inspect(a->pid, &t, true, step_deadline(a), e);
+    if (rc) return rc;
+    before_profile before = WAS_RUNNING;
+    double seconds = 0;
+    cli_err stop_err = {0, ""};
+    int stop_rc = 0;
+    rc = run_profile(a, &t, &seconds, &before, &stop_err, &stop_rc, e);
+    cli_target_close(&t);
     if (rc) return rc;
     printf("profiled %d for %.1f s%s: wrote %s (%s, %lld bytes)\n", a->pid, seconds,
            cli_temp_interrupted() ? " (interrupted)" : "", a->out_file, a->format, file_size(a->out_file));

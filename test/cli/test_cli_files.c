@@ -1,18 +1,28 @@
 /* test_cli_files.c: the files the heapsampler command writes: the operator's -o FILE
  * (out_file.c: atomic, no clobber without --force, a symlink replaced and never followed,
  * a missing directory refused), and the privilege boundary (target_side.c) with this
- * process as the target: what the child may hold and send, how the parent takes it, the
- * files the child makes in the target's /tmp. */
+ * process as the target: what the child may hold and send (no descriptor, cwd, session
+ * or terminal of the operator's), how the parent takes it, the files the child makes in
+ * the target's /tmp and removes when the parent gives up, whatever the parent's signal
+ * mode; a uid-0 target's process without capabilities cannot trace the child while it
+ * drops, and a tracer that got in anyway is refused. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "inspect.h"
 #include "out_file.h"
 #include "privilege.h"
 #include "target.h"
@@ -150,6 +160,16 @@ static int send_facts(cli_side *s, void *arg, cli_err *e) {
             i != s->t->pidfd && i != s->t->procfd)
             fd = i;
     cli_side_send_info(s, "stray_fd", fd >= 0 ? "yes" : "no");
+    char cwd[PATH_MAX];
+    ssize_t n = readlink("/proc/self/cwd", cwd, sizeof cwd - 1);
+    cwd[n > 0 ? n : 0] = '\0';
+    cli_side_send_info(s, "cwd", cwd);
+    struct stat null, st;
+    bool quiet = stat("/dev/null", &null) == 0;
+    for (int i = STDIN_FILENO; i <= STDERR_FILENO; i++)
+        quiet = quiet && fstat(i, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == null.st_rdev;
+    cli_side_send_info(s, "stdio", quiet ? "null" : "the operator's");
+    cli_side_send_info(s, "session", getsid(0) == getpid() ? "own" : "the operator's");
     cli_side_send_text(s, "hello ", 6);
     cli_side_send_text(s, "world", 5);
     cli_side_send_data(s, 0, "DATA", 4);
@@ -159,7 +179,7 @@ static int send_facts(cli_side *s, void *arg, cli_err *e) {
 static void test_side_run(void) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
     char file[128];
     snprintf(file, sizeof file, "%s/side.txt", dir);
     cli_out out;
@@ -173,6 +193,9 @@ static void test_side_run(void) {
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "caps"), "none");
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "dumpable"), "no");
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "stray_fd"), "no");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "cwd"), "/");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "stdio"), "null");
+    CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "session"), "own");
     char ids[64];
     snprintf(ids, sizeof ids, "%u/%u/%u", (unsigned)geteuid(), (unsigned)geteuid(), (unsigned)geteuid());
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "ids"), ids);
@@ -217,7 +240,7 @@ static int die_in_child(cli_side *s, void *arg, cli_err *e) {
 static void test_side_failures(void) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
     cli_side_result r;
     memset(&r, 0, sizeof r);
     long start = cli_now_ms();
@@ -252,25 +275,201 @@ static int make_target_file(cli_side *s, void *arg, cli_err *e) {
     return 0;
 }
 
-static void test_side_target_files(void) {
+/* Runs fn against this process in ms, its argument the name of a file to make in the
+ * target's /tmp (its path in path); the exit code, the records in r. */
+static int run_with_target_file(cli_side_fn fn, const char *tag, long ms, cli_side_result *r, char *path, size_t len) {
     cli_target self;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL_FATAL(cli_target_inspect(getpid(), &self, false, &e), 0);
-    char name[64], path[96];
-    snprintf(name, sizeof name, ".heapsampler-test-%d", getpid());
-    snprintf(path, sizeof path, "/tmp/%s", name);
+    CU_ASSERT_EQUAL_FATAL(cli_target_open(getpid(), &self, &e), 0);
+    static char name[64];
+    snprintf(name, sizeof name, ".heapsampler-test%s-%d", tag, getpid());
+    snprintf(path, len, "/tmp/%s", name);
+    memset(r, 0, sizeof *r);
+    int rc = cli_side_run(&self, -1, fn, name, cli_now_ms() + ms, r, &e);
+    cli_target_close(&self);
+    return rc;
+}
+
+static void test_side_target_files(void) {
+    char path[96];
     cli_side_result r;
-    memset(&r, 0, sizeof r);
-    CU_ASSERT_EQUAL(cli_side_run(&self, -1, make_target_file, name, cli_now_ms() + 5000, &r, &e), 0);
+    CU_ASSERT_EQUAL(run_with_target_file(make_target_file, "", 5000, &r, path, sizeof path), 0);
     CU_ASSERT_STRING_EQUAL(cli_side_info(&r, "mode"), "600");
     CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* removed with the child */
-    cli_target_close(&self);
+    cli_side_result_free(&r);
+}
+
+/* The child's file in the target's /tmp, then a wait the parent gives up on (a child busy
+ * in a loop that retries after a signal, as its reads do). */
+static int make_file_then_wait(cli_side *s, void *arg, cli_err *e) {
+    int rc = cli_side_tmp(s, e);
+    if (rc) return rc;
+    if (cli_temp_create_at(s->tmpfd, arg) < 0) return cli_fail(e, CLI_EXIT_ATTACH, "create: %s", strerror(errno));
+    for (;;) pause();
+}
+
+/* profile's signal mode in the parent (a signal only recorded) is not the child's: the
+ * parent's SIGTERM at its timeout ends the child, which removes its file first. */
+static void test_side_own_signals(void) {
+    char path[96];
+    cli_side_result r;
+    cli_temp_install_signals(-1);
+    CU_ASSERT_EQUAL(run_with_target_file(make_file_then_wait, "-signals", 200, &r, path, sizeof path), CLI_EXIT_TIMEOUT);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* removed by the child's own handler, not left at SIGKILL */
+    unlink(path);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    cli_side_result_free(&r);
+}
+
+/* ---- the child while it drops, stopped there (cli_stop_at=drop) ---- */
+
+static int nothing(cli_side *s, void *arg, cli_err *e) {
+    (void)s;
+    (void)arg;
+    (void)e;
+    return 0;
+}
+
+typedef struct {
+    pid_t op;   /* the operator: its cli_side_run against this test process */
+    int result; /* its pipe: exit code and line */
+} dropping;
+
+/* Starts an operator whose child stops itself at the drop; returns the child's pid (or -1). */
+static pid_t start_dropping(dropping *d) {
+    int pipefd[2];
+    if (pipe(pipefd) != 0) return -1;
+    pid_t target = getpid();
+    d->op = fork();
+    if (d->op == 0) {
+        close(pipefd[0]);
+        alarm(20);
+        setenv("HEAPSAMPLER_TEST_FAULTS", "cli_stop_at=drop", 1);
+        cli_target t;
+        cli_err e = {0, ""};
+        cli_side_result r;
+        memset(&r, 0, sizeof r);
+        int rc = cli_target_open(target, &t, &e);
+        if (rc == 0) rc = cli_side_run(&t, -1, nothing, NULL, cli_now_ms() + 10000, &r, &e);
+        dprintf(pipefd[1], "%d %s", rc, e.msg);
+        _exit(0);
+    }
+    close(pipefd[1]);
+    d->result = pipefd[0];
+    for (int i = 0; i < 500; i++) { /* its child, stopped */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)d->op, (int)d->op);
+        char *children = cli_read_file(path, 256, NULL);
+        pid_t child = children ? (pid_t)atoi(children) : 0;
+        free(children);
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)child);
+        char *stat = child > 0 ? cli_read_file(path, 4096, NULL) : NULL;
+        const char *p = stat ? strrchr(stat, ')') : NULL;
+        bool stopped = p && p[1] && p[2] == 'T';
+        free(stat);
+        if (stopped) return child;
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return -1;
+}
+
+/* The operator's exit code, its line in msg. */
+static int finish_dropping(dropping *d, char *msg, size_t len) {
+    struct pollfd p = {d->result, POLLIN, 0};
+    char buf[1024] = "";
+    ssize_t n = poll(&p, 1, 20000) == 1 ? read(d->result, buf, sizeof buf - 1) : -1;
+    buf[n > 0 ? n : 0] = '\0';
+    close(d->result);
+    kill(d->op, SIGKILL);
+    waitpid(d->op, NULL, 0);
+    char *space = strchr(buf, ' ');
+    snprintf(msg, len, "%s", space ? space + 1 : "");
+    return n > 0 ? atoi(buf) : -1;
+}
+
+/* A process of the target's uid 0 without capabilities (a container's root) tries to trace
+ * the child; exits with the errno of PTRACE_SEIZE (0: it could). */
+static int try_to_trace(pid_t child) {
+    pid_t attacker = fork();
+    if (attacker == 0) {
+        struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3];
+        memset(none, 0, sizeof none);
+        if (syscall(SYS_capset, &head, none) != 0) _exit(100);
+        _exit(ptrace(PTRACE_SEIZE, child, 0, 0) == 0 ? 0 : errno); /* its exit detaches it */
+    }
+    int status = 0;
+    waitpid(attacker, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+}
+
+/* As root, an operator whose child stopped at the drop: its pid (0: not root, skipped). */
+static pid_t stopped_at_drop(dropping *d) {
+    if (geteuid() != 0) {
+        fprintf(stderr, "\n  not root: skipped ");
+        return 0;
+    }
+    pid_t child = start_dropping(d);
+    CU_ASSERT_FATAL(child > 0);
+    return child;
+}
+
+/* The window: a uid-0 target's child has no capability left and its ids are the target's;
+ * were it dumpable then, any uid-0 process could trace it and take its descriptors. */
+static void test_drop_not_traceable(void) {
+    dropping d;
+    pid_t child = stopped_at_drop(&d);
+    if (!child) return;
+    int traced = try_to_trace(child);
+    CU_ASSERT_EQUAL(traced, EPERM);
+    kill(child, SIGCONT);
+    char msg[1024];
+    int rc = finish_dropping(&d, msg, sizeof msg);
+    CU_ASSERT_EQUAL(rc, traced == 0 ? CLI_EXIT_PERMISSION : 0);
+    if (traced != EPERM) fprintf(stderr, "\n  PTRACE_SEIZE of the dropping child: %s ", traced ? strerror(traced) : "it worked");
+}
+
+/* A tracer that got in anyway (here root, which may): the child refuses to go on. */
+static void test_drop_refuses_tracer(void) {
+    dropping d;
+    pid_t child = stopped_at_drop(&d);
+    if (!child) return;
+    int seized[2];
+    CU_ASSERT_FATAL(pipe(seized) == 0);
+    pid_t tracer = fork();
+    if (tracer == 0) {
+        alarm(20);
+        if (ptrace(PTRACE_SEIZE, child, 0, 0) != 0 || write(seized[1], "s", 1) != 1) _exit(1);
+        for (;;) { /* lets it run, passing its signals, until it ends */
+            int st;
+            if (waitpid(child, &st, __WALL) != child || WIFEXITED(st) || WIFSIGNALED(st)) _exit(0);
+            int sig = (st >> 16) == PTRACE_EVENT_STOP || WSTOPSIG(st) == SIGSTOP ? 0 : WSTOPSIG(st);
+            ptrace(PTRACE_CONT, child, 0, sig);
+        }
+    }
+    close(seized[1]);
+    char c;
+    CU_ASSERT_EQUAL(read(seized[0], &c, 1), 1);
+    close(seized[0]);
+    kill(child, SIGCONT);
+    char msg[1024];
+    int rc = finish_dropping(&d, msg, sizeof msg);
+    CU_ASSERT_EQUAL(rc, CLI_EXIT_PERMISSION);
+    char want[96];
+    snprintf(want, sizeof want, "process %d traced the command's worker", (int)tracer);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+    if (!strstr(msg, want)) fprintf(stderr, "\n  exit %d: %s ", rc, msg);
+    kill(tracer, SIGKILL);
+    waitpid(tracer, NULL, 0);
 }
 
 static void test_no_process(void) {
     cli_target t;
     cli_err e = {0, ""};
-    CU_ASSERT_EQUAL(cli_target_inspect(0x7ffffff0, &t, true, &e), CLI_EXIT_NO_PROCESS);
+    CU_ASSERT_EQUAL(cli_target_inspect(0x7ffffff0, &t, true, cli_now_ms() + 5000, &e), CLI_EXIT_NO_PROCESS);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no process"));
 }
 
@@ -279,9 +478,12 @@ static CU_TestInfo tests[] = {
     {"out file: rename without replacing (renameat2's system call)", test_rename_noreplace},
     {"out file: a symlink is replaced, not followed", test_out_symlink_replaced},
     {"out file: missing directory", test_out_bad_directory},
-    {"boundary: a child without capabilities or stray fds, records received", test_side_run},
+    {"boundary: a child without capabilities, stray fds, the operator's cwd, stdio or session", test_side_run},
     {"boundary: protocol break, timeout, child's failure line, killed child", test_side_failures},
     {"boundary: the child's files in the target's /tmp, removed with it", test_side_target_files},
+    {"boundary: the child's own signals: removes its files when the parent gives up", test_side_own_signals},
+    {"boundary: not traceable by the target's uid while it drops", test_drop_not_traceable},
+    {"boundary: a tracer that got in while it dropped: refused", test_drop_refuses_tracer},
     {"no such process", test_no_process},
     CU_TEST_INFO_NULL,
 };
