@@ -107,7 +107,8 @@ int hs_weak_slots_identity(hs_weak_slots *slots, const hs_identity_ops *ops, voi
                            uintptr_t *value, int *error);
 
 /* Checks the next few slots for cleared refs and reclaims them (now, or at a later call if
- * readers are slow to leave). At most one thread at a time reclaims; others return. */
+ * readers are still inside: it never waits, it runs on application threads). At most one
+ * thread at a time reclaims; others return. */
 void hs_weak_slots_reclaim_some(hs_weak_slots *slots, const hs_weak_ref_ops *ops, void *ctx);
 
 /* Slots made free again so far; entries present now (live, or unloaded not yet reclaimed). */

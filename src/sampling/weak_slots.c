@@ -9,11 +9,12 @@
  * reclaimer marks slots DEAD, flips the epoch, and deletes their refs only once the old
  * parity's counters are all zero: every reader that could have seen READY has left, and
  * every later reader sees DEAD (all four steps are seq_cst, so a reader whose increment the
- * reclaimer missed comes after the DEAD store). If the readers do not drain within a short
- * spin, the slots stay DEAD and the next reclaim finishes them. */
+ * reclaimer missed comes after the DEAD store). If readers of the old parity are still
+ * inside, the slots stay DEAD and the next reclaim finishes them: the reclaimer runs on an
+ * application thread, inside its allocation, where it must never wait (a yield there gave
+ * the core away for a time slice whenever another thread was runnable). */
 #include "sampling/weak_slots.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,6 @@ enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_DEAD, SLOT_FREE };
 #define CLAIM_ATTEMPTS 4
 /* Slots the reclaimer looks at per call: a new entry pays for checking this many. */
 #define RECLAIM_CHUNK 64
-/* Yields the reclaimer spends waiting for readers in flight before leaving it for later. */
-#define GRACE_SPINS 16
 #define READER_STRIPES 16
 #define MAX_ENTRIES (1u << 28)
 
@@ -113,15 +112,11 @@ hs_weak_reader hs_weak_slots_enter(hs_weak_slots *t) {
 
 void hs_weak_slots_leave(hs_weak_reader reader) { atomic_fetch_sub(reader.counter, 1); }
 
+/* Whether every reader of `parity` has left, now: never waits (see the file comment). */
 static bool drained(hs_weak_slots *t, unsigned parity) {
-    for (int spin = 0; spin < GRACE_SPINS; spin++) {
-        bool any = false;
-        for (int i = 0; i < READER_STRIPES && !any; i++)
-            any = atomic_load(&t->readers[i].count[parity]) != 0;
-        if (!any) return true;
-        sched_yield();
-    }
-    return false;
+    for (int i = 0; i < READER_STRIPES; i++)
+        if (atomic_load(&t->readers[i].count[parity]) != 0) return false;
+    return true;
 }
 
 /* ---- lookups ---------------------------------------------------------------------------- */
