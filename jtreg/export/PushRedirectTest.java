@@ -5,7 +5,8 @@
  *          profile or the credentials sent there in clear: each window is dropped as refused,
  *          with one log line however many windows; a redirect loop and a redirect to file://
  *          are dropped the same way (one line each, counted in status); once the ingester
- *          takes profiles again they arrive, over https, and every window is accounted for
+ *          takes profiles again they arrive, over https, every window is accounted for, and
+ *          the count of the repeated drops is said at that success, not left for the exit
  * @library /lib
  * @build HttpWorkload Endpoint heapsampler.PyroscopeReceiver
  * @run driver PushRedirectTest
@@ -53,6 +54,10 @@ public class PushRedirectTest {
         awaitFaults(tls, Mode.REDIRECT_FILE, 2);
         tls.mode(Mode.OK);
         require(tls.awaitReceived(2, 20_000), "profiles arrive over https once it takes them");
+        /* the file:// windows after the first were only counted: their count is said at the
+         * success that follows, while the JVM runs, not left for the exit */
+        String repeats = awaitLine(jvm, "push: the same failure again ", "file");
+        System.out.println("said at the success: " + repeats);
         AgentRunner.Result r = Endpoint.statusThenStop(jvm);
         String status = Endpoint.pushStatusLine(r);
         r.assertNoCrash().assertExitCode(HttpWorkload.EXIT_CODE).assertStdoutContains("WORKLOAD DONE");
@@ -73,6 +78,19 @@ public class PushRedirectTest {
         require(m.find() && Integer.parseInt(m.group(1)) >= 4, "status counts the windows refused: " + status);
         for (String where : new String[] {r.stdout, r.stderr, status})
             require(!where.contains(SECRET), "the credentials show nowhere");
+    }
+
+    /** A stderr line holding both texts, said while the JVM runs (within 20 s). */
+    static String awaitLine(AgentRunner.Running jvm, String text, String also) throws Exception {
+        long end = System.currentTimeMillis() + 20_000;
+        while (System.currentTimeMillis() < end) {
+            java.util.Optional<String> line = jvm.stderrSoFar().lines()
+                    .filter(l -> l.contains(text) && l.contains(also)).findFirst();
+            if (line.isPresent()) return line.get();
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no stderr line with '" + text + "' and '" + also + "' while the JVM ran:\n"
+                + jvm.stderrSoFar());
     }
 
     static void awaitFaults(PyroscopeReceiver r, Mode mode, int n) throws InterruptedException {
