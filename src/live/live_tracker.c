@@ -449,7 +449,9 @@ static void retire_tracker(hs_live_slot *slot, hs_live_tracker *t, jvmtiEnv *jvm
 }
 
 /* GarbageCollectionStart only refines which events are markings (liveness.h): without it
- * every finish stands alone, as before, so a failure is logged and otherwise ignored. */
+ * every finish stands alone, as before, so a failure is logged and otherwise ignored. Only
+ * asked for where the ledger reads markings (G1, Serial, Parallel): under Z, Shenandoah or
+ * Epsilon it would be one more event posted from the collector's threads for nothing. */
 static void enable_gc_start(jvmtiEnv *jvmti, jvmtiEventMode mode) {
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, mode,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_START, NULL);
@@ -467,9 +469,10 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
     atomic_store(slot, t);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
-    enable_gc_start(jvmti, JVMTI_ENABLE);
+    bool gc_start = hs_liveness_supported(&t->liveness);
+    if (gc_start) enable_gc_start(jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE || start_sweeper(t, jvmti, jni) != 0) {
-        enable_gc_start(jvmti, JVMTI_DISABLE);
+        if (gc_start) enable_gc_start(jvmti, JVMTI_DISABLE);
         if (err != JVMTI_ERROR_NONE) hs_error("enabling GarbageCollectionFinish failed (%d)", err);
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                            JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
