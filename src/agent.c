@@ -226,7 +226,10 @@ static int create_tables(hs_agent *agent) {
                                              (uint64_t)hs_wall_nanos(), hs_throttle_clock_nanos());
     bool favour_survivors = agent->throttle && agent->opts.live && agent->opts.survival;
     if (favour_survivors) agent->survival = hs_survival_create();
-    if (agent->symbols) hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
+    if (agent->symbols) {
+        hs_symbols_set_raw_names(agent->symbols, agent->opts.raw_names);
+        hs_symbols_set_gc_bracket(agent->symbols, &agent->gc_bracket);
+    }
     if (agent->opts.threads) agent->thread_names = hs_thread_names_create(MAX_THREAD_NAMES);
     if (agent->thread_names) agent->thread_ids = hs_thread_ids_create(MAX_THREADS, agent->thread_names);
     if (agent->stacks && agent->samples && agent->symbols &&
@@ -303,6 +306,9 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
+    hs_info("class ids: %llu looked up through JVMTI (the others from a thread's memo of the "
+            "classes' addresses between collections)",
+            (unsigned long long)hs_symbols_class_jvm_lookups(agent->symbols));
     char losses[256];
     if (hs_symbols_describe_losses(agent->symbols, losses, sizeof losses)) hs_info("%s", losses);
     log_rate_status(agent);
@@ -323,6 +329,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
  * cleared agent->live waits for us before it frees the tracker we may have read. */
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti) {
     hs_agent *agent = hs_agent_get();
+    hs_gc_bracket_close(&agent->gc_bracket);
     uint32_t epoch = atomic_fetch_add_explicit(&agent->gc_epoch, 1, memory_order_release) + 1;
     atomic_int *in_flight = hs_agent_enter(agent);
     struct hs_live_tracker *t = atomic_load(&agent->live);
@@ -330,10 +337,12 @@ static void JNICALL on_gc_finish(jvmtiEnv *jvmti) {
     hs_agent_leave(in_flight);
 }
 
-/* GarbageCollectionStart: tells the live tracker a collection opened (nesting). */
+/* GarbageCollectionStart: the bracket shuts (first: objects may move from here on), and the
+ * live tracker learns a collection opened (nesting). */
 static void JNICALL on_gc_start(jvmtiEnv *jvmti) {
     (void)jvmti;
     hs_agent *agent = hs_agent_get();
+    hs_gc_bracket_open(&agent->gc_bracket);
     atomic_int *in_flight = hs_agent_enter(agent);
     struct hs_live_tracker *t = atomic_load(&agent->live);
     if (t) hs_live_on_gc_start(t);

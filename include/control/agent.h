@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "control/options.h"
+#include "sampling/gc_bracket.h"
 #include "sampling/overflow.h"
 #include "live/retention.h"
 #include "sampling/sampled.h"
@@ -71,6 +72,7 @@ typedef struct hs_agent {
     struct hs_thread_ids *thread_ids;     /* threads=true: thread ids -> names */
 
     atomic_uint gc_epoch;          /* GarbageCollectionFinish events seen */
+    hs_gc_bracket gc_bracket;      /* quiet stretches between collections (gc_bracket.h) */
     char java_version[64];
     char vm_name[128];
     hs_counters counters;

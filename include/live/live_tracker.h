@@ -27,6 +27,7 @@
 #include "live/live_age.h"
 #include "live/live_scale.h"
 #include "live/liveness.h"
+#include "sampling/gc_bracket.h"
 #include "sampling/sampled.h"
 
 /* Growing sites a dump reports. */
@@ -103,6 +104,7 @@ typedef struct {
                                  * names for suspects, the counters live_* */
     atomic_uint *gc_epoch;      /* GC epochs: the owner's GC callback bumps it before
                                  * hs_live_on_gc; a forced collection opens one itself */
+    hs_gc_bracket *bracket;     /* armed while GarbageCollectionStart is enabled; NULL: none */
     uint32_t track;             /* track=: live table capacity */
     hs_heap_source heap_source; /* heap_source= */
     bool peak;                  /* keep the peak's live view (peak=) */

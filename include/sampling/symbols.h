@@ -24,6 +24,7 @@
 #include "sampling/stack_store.h"
 
 typedef struct hs_symbols hs_symbols;
+struct hs_gc_bracket;
 
 /* The id of the pseudo-class that classes without room are counted under. */
 #define HS_CLASS_TABLE_FULL HS_CLASS_CACHE_FULL
@@ -49,6 +50,12 @@ static inline const hs_method_info *hs_symbols_frame_method(const hs_frame *fram
 /* Hot path: the id (>= 1) of class, resolving its name on first sight; HS_CLASS_TABLE_FULL
  * when it finds no room; 0 when JVMTI fails. Bounded work in every table state. */
 uint32_t hs_symbols_class_id(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass);
+/* Class ids by address within quiet stretches (class_memo.h): with a bracket, most lookups
+ * skip the class cache's JVMTI and JNI calls. Call before the first lookup; bracket must
+ * outlive symbols. */
+void hs_symbols_set_gc_bracket(hs_symbols *symbols, const struct hs_gc_bracket *bracket);
+/* Lookups that went through the class cache (the rest came from a thread's memo). */
+uint64_t hs_symbols_class_jvm_lookups(const hs_symbols *symbols);
 /* "byte[]", "java.lang.String" for an id from hs_symbols_class_id; NULL for others. */
 const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);
 

@@ -32,7 +32,8 @@ static bool drain_callbacks(void *agent, int timeout_ms) {
  * published in. */
 static int start_live(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
     hs_live_config config = {.jvmti = jvmti, .sampled = hs_agent_sampled(agent),
-                             .gc_epoch = &agent->gc_epoch, .track = (uint32_t)agent->opts.track,
+                             .gc_epoch = &agent->gc_epoch, .bracket = &agent->gc_bracket,
+                             .track = (uint32_t)agent->opts.track,
                              .heap_source = agent->opts.heap_source,
                              .peak = hs_options_peak_enabled(&agent->opts),
                              .survival = agent->survival,

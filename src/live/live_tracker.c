@@ -452,12 +452,18 @@ static void retire_tracker(hs_live_slot *slot, hs_live_tracker *t, jvmtiEnv *jvm
  * every finish stands alone, as before, so a failure is logged and otherwise ignored. Only
  * asked for where the ledger reads markings (G1, Serial, Parallel): under Z, Shenandoah or
  * Epsilon it would be one more event posted from the collector's threads for nothing. */
-static void enable_gc_start(jvmtiEnv *jvmti, jvmtiEventMode mode) {
+static void enable_gc_start(const hs_live_tracker *t, jvmtiEnv *jvmti, jvmtiEventMode mode) {
+    hs_gc_bracket *bracket = t->config.bracket;
+    if (mode == JVMTI_DISABLE && bracket) hs_gc_bracket_disarm(bracket); /* before: see below */
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, mode,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_START, NULL);
     if (err != JVMTI_ERROR_NONE)
         hs_warn("%s GarbageCollectionStart failed (JVMTI error %d)",
                 mode == JVMTI_ENABLE ? "enabling" : "disabling", err);
+    /* The bracket reads quiet stretches only while starts are counted: armed after the
+     * enabling, disarmed before the disabling. */
+    else if (mode == JVMTI_ENABLE && bracket)
+        hs_gc_bracket_arm(bracket);
 }
 
 int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jvmti, JNIEnv *jni) {
@@ -470,9 +476,9 @@ int hs_live_start(hs_live_slot *slot, const hs_live_config *config, jvmtiEnv *jv
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
     bool gc_start = hs_liveness_supported(&t->liveness);
-    if (gc_start) enable_gc_start(jvmti, JVMTI_ENABLE);
+    if (gc_start) enable_gc_start(t, jvmti, JVMTI_ENABLE);
     if (err != JVMTI_ERROR_NONE || start_sweeper(t, jvmti, jni) != 0) {
-        if (gc_start) enable_gc_start(jvmti, JVMTI_DISABLE);
+        if (gc_start) enable_gc_start(t, jvmti, JVMTI_DISABLE);
         if (err != JVMTI_ERROR_NONE) hs_error("enabling GarbageCollectionFinish failed (%d)", err);
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                            JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
@@ -858,7 +864,7 @@ void hs_live_stop(hs_live_slot *slot, JNIEnv *jni, bool callbacks_drained) {
     hs_live_tracker *t = atomic_load(slot);
     jvmtiEnv *jvmti = t ? t->config.jvmti : NULL;
     if (!t) return;
-    enable_gc_start(jvmti, JVMTI_DISABLE);
+    enable_gc_start(t, jvmti, JVMTI_DISABLE);
     jvmtiError err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE,
                                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
     if (err != JVMTI_ERROR_NONE) /* GC callbacks go on: they are counted in flight */

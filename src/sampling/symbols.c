@@ -9,9 +9,12 @@
 
 #include "sampling/arena.h"
 #include "sampling/class_cache.h"
+#include "sampling/class_memo.h"
+#include "sampling/gc_bracket.h"
 #include "sampling/jvm_identity.h"
 #include "base/log.h"
 #include "sampling/method_table.h"
+#include "base/tls_model.h"
 
 struct hs_symbols {
     hs_arena *arena;          /* method infos and class names */
@@ -21,6 +24,8 @@ struct hs_symbols {
     atomic_uint_fast64_t failures;
     atomic_uint_fast64_t line_failures; /* GetLineNumberTable failed unexpectedly */
     bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
+    const hs_gc_bracket *bracket;      /* quiet stretches, for the class memo; NULL: none */
+    atomic_uint_fast64_t jvm_lookups;  /* class ids looked up through the class cache */
 };
 
 /* ---- the class cache's view of the JVM (class_cache.h) -------------------------------- */
@@ -201,14 +206,39 @@ void hs_symbols_translate_frames(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, hs
     hs_method_table_translate(s->methods, &METHOD_OPS, &env, frames, count);
 }
 
-uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
+/* The class cache's answer, through JVMTI and JNI. */
+static uint32_t class_id_from_cache(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
     class_env env = {.jvm = {.jvmti = jvmti, .jni = jni}, .symbols = s, .raw_names = s->raw_names};
     int err = 0;
+    atomic_fetch_add_explicit(&s->jvm_lookups, 1, memory_order_relaxed);
     uint32_t id = hs_class_cache_id(s->classes, &CLASS_OPS, &env, klass, &err);
     if (id == 0)
         count_failure(s, "a class", err ? (jvmtiError)err : JVMTI_ERROR_OUT_OF_MEMORY, "[unknown]");
     return id;
 }
+
+/* The memo belongs to the OS thread (a carrier for virtual threads): what it holds, class
+ * ids by address, is the same for every thread. */
+static _Thread_local hs_class_memo class_memo HS_TLS_FAST;
+
+uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
+    uint64_t stretch = s->bracket ? hs_gc_bracket_quiet(s->bracket) : 0;
+    uintptr_t address = stretch ? hs_jvm_local_address(klass) : 0;
+    /* The address names the class only if no collection started around its read. */
+    if (address && hs_gc_bracket_quiet(s->bracket) != stretch) address = 0;
+    if (address) {
+        uint32_t id = hs_class_memo_find(&class_memo, stretch, address);
+        if (id) return id;
+    }
+    uint32_t id = class_id_from_cache(s, jvmti, jni, klass);
+    /* Ids of real classes only: the pseudo-class's lookups are counted one by one. */
+    if (address && id > HS_CLASS_CACHE_FULL) hs_class_memo_keep(&class_memo, stretch, address, id);
+    return id;
+}
+
+void hs_symbols_set_gc_bracket(hs_symbols *s, const hs_gc_bracket *bracket) { s->bracket = bracket; }
+
+uint64_t hs_symbols_class_jvm_lookups(const hs_symbols *s) { return atomic_load(&s->jvm_lookups); }
 
 const char *hs_symbols_class_name(const hs_symbols *s, uint32_t id) {
     return hs_class_cache_name(s->classes, id);
