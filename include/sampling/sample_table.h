@@ -54,6 +54,14 @@ uint32_t hs_sample_table_record_folded(hs_sample_table *table, hs_bucket_key key
 uint32_t hs_sample_table_record_hinted(hs_sample_table *table, hs_bucket_key key,
                                        uint64_t weight_fp, uint32_t hint);
 
+/* The same through a hint word: the bucket index in its low half, the print of that
+ * bucket's key in its high half. A hint left by another class or size (a site allocating
+ * arrays of many lengths) is passed over on its print, without reading its bucket, a cache
+ * miss in a large table. *hint: 0 or a word this function returned; updated to the bucket
+ * recorded in (unchanged when none). */
+uint32_t hs_sample_table_record_by_hint(hs_sample_table *table, hs_bucket_key key,
+                                        uint64_t weight_fp, uint64_t *hint);
+
 /* Notes that samples of bucket `index` weighing weight_fp were meant for liveness
  * tracking but found no room: the live estimate of the bucket is then extrapolated from
  * its tracked samples. Lock-free; an invalid index is ignored. */

@@ -47,11 +47,12 @@ uint32_t hs_stack_store_add(hs_stack_store *store, const hs_frame *frames, uint3
 const hs_frame *hs_stack_store_get(const hs_stack_store *store, uint32_t id, uint32_t *depth,
                                    bool *truncated);
 
-/* One word per stack for the caller, e.g. the sample bucket the stack's last sample went
- * to: a hint that spares a hash lookup when a site keeps allocating one class and size.
- * 0 until set, and for unknown ids. Any thread may read or set it (last write wins). */
-uint32_t hs_stack_store_hint(const hs_stack_store *store, uint32_t id);
-void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint32_t hint);
+/* One 64-bit word per stack for the caller, e.g. the sample bucket the stack's last sample
+ * went to with its key's print (hs_sample_table_record_by_hint): a hint that spares a hash
+ * lookup when a site keeps allocating one class and size. 0 until set, and for unknown ids.
+ * Any thread may read or set it (last write wins; read and written whole). */
+uint64_t hs_stack_store_hint(const hs_stack_store *store, uint32_t id);
+void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint64_t hint);
 
 /* Highest id handed out so far: every id is in 1..count (holes included). */
 uint32_t hs_stack_store_count(const hs_stack_store *store);

@@ -151,6 +151,18 @@ uint32_t hs_sample_table_record_hinted(hs_sample_table *table, hs_bucket_key key
     return hs_sample_table_record(table, key, weight_fp);
 }
 
+/* Never 0, so a zero hint matches no key. */
+static uint32_t key_print(hs_bucket_key key) { return (uint32_t)(hash_key(key) >> 32) | 1u; }
+
+uint32_t hs_sample_table_record_by_hint(hs_sample_table *table, hs_bucket_key key,
+                                        uint64_t weight_fp, uint64_t *hint) {
+    uint32_t print = key_print(key);
+    uint32_t hinted = (uint32_t)(*hint >> 32) == print ? (uint32_t)*hint : 0;
+    uint32_t index = hs_sample_table_record_hinted(table, key, weight_fp, hinted);
+    if (index != 0) *hint = (uint64_t)print << 32 | index;
+    return index;
+}
+
 void hs_sample_table_add_untracked(hs_sample_table *table, uint32_t index, uint64_t weight_fp) {
     if (!table || index == 0 || index > table->capacity) return;
     atomic_fetch_add_explicit(&table->buckets[index].untracked_fp, weight_fp, memory_order_relaxed);

@@ -76,14 +76,14 @@ static void convert_frames(const hs_sampler *sampler, jvmtiEnv *jvmti, JNIEnv *j
     hs_symbols_translate_frames(sampler->symbols, jvmti, jni, &slots[0].frame, count);
 }
 
-/* Adds the sample to its bucket. A site nearly always allocates one class and size, so
- * the stack remembers its last bucket: the lookup in the large bucket table, a cache and
- * TLB miss on every sample, is then skipped. */
+/* Adds the sample to its bucket. A site often allocates one class and size, so the stack
+ * remembers its last bucket: the lookup in the large bucket table, a cache and TLB miss on
+ * every sample, is then skipped. The hint carries its key's print, so a site of many sizes
+ * (arrays) does not read the hinted bucket in vain either. */
 static uint32_t record_in_bucket(const hs_sampler *sampler, hs_bucket_key key, uint64_t weight_fp) {
-    uint32_t hint = hs_stack_store_hint(sampler->stacks, key.stack_id);
-    uint32_t bucket = hs_sample_table_record_hinted(sampler->samples, key, weight_fp, hint);
-    if (bucket != 0 && bucket != hint)
-        hs_stack_store_set_hint(sampler->stacks, key.stack_id, bucket);
+    uint64_t hint = hs_stack_store_hint(sampler->stacks, key.stack_id), was = hint;
+    uint32_t bucket = hs_sample_table_record_by_hint(sampler->samples, key, weight_fp, &hint);
+    if (hint != was) hs_stack_store_set_hint(sampler->stacks, key.stack_id, hint);
     return bucket;
 }
 

@@ -31,7 +31,7 @@ typedef struct {
     uint32_t id;
     uint32_t depth;
     bool truncated;
-    _Atomic uint32_t hint; /* the caller's word (hs_stack_store_set_hint), 0 until set */
+    _Atomic uint64_t hint; /* the caller's word (hs_stack_store_set_hint), 0 until set */
     hs_frame frames[];
 } stack_record;
 
@@ -161,13 +161,13 @@ const hs_frame *hs_stack_store_get(const hs_stack_store *store, uint32_t id, uin
     return rec->frames;
 }
 
-uint32_t hs_stack_store_hint(const hs_stack_store *store, uint32_t id) {
+uint64_t hs_stack_store_hint(const hs_stack_store *store, uint32_t id) {
     if (!store || id == 0 || id > store->capacity) return 0;
     const stack_record *rec = atomic_load_explicit(&store->by_id[id], memory_order_acquire);
     return rec ? atomic_load_explicit(&rec->hint, memory_order_relaxed) : 0;
 }
 
-void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint32_t hint) {
+void hs_stack_store_set_hint(hs_stack_store *store, uint32_t id, uint64_t hint) {
     if (!store || id == 0 || id > store->capacity) return;
     stack_record *rec = atomic_load_explicit(&store->by_id[id], memory_order_acquire);
     if (rec) atomic_store_explicit(&rec->hint, hint, memory_order_relaxed);

@@ -80,6 +80,43 @@ static void test_record_hinted(void) {
     hs_sample_table_destroy(table);
 }
 
+/* A hint word carries its bucket and that bucket's key's print: the sizes of one site (an
+ * array's lengths) get their own buckets and prints, and any word, stale or made up, still
+ * lands each sample in its key's own bucket. */
+static void test_record_by_hint(void) {
+    hs_sample_table *table = hs_sample_table_create(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    uint64_t hint = 0;
+    uint32_t a = hs_sample_table_record_by_hint(table, key(1, 1, 16), HS_WEIGHT_ONE, &hint);
+    CU_ASSERT(a != 0);
+    CU_ASSERT_EQUAL((uint32_t)hint, a);
+    uint64_t hint_a = hint;
+    CU_ASSERT((hint_a >> 32) != 0);
+    CU_ASSERT_EQUAL(hs_sample_table_record_by_hint(table, key(1, 1, 16), HS_WEIGHT_ONE, &hint), a);
+    CU_ASSERT_EQUAL(hint, hint_a);
+    /* the same site, another size: its own bucket, and a hint with another print */
+    uint32_t b = hs_sample_table_record_by_hint(table, key(1, 1, 24), HS_WEIGHT_ONE, &hint);
+    CU_ASSERT(b != 0 && b != a);
+    CU_ASSERT_EQUAL((uint32_t)hint, b);
+    CU_ASSERT((hint >> 32) != (hint_a >> 32));
+    /* back through the other size's hint, and through made-up words */
+    CU_ASSERT_EQUAL(hs_sample_table_record_by_hint(table, key(1, 1, 16), HS_WEIGHT_ONE, &hint), a);
+    CU_ASSERT_EQUAL(hint, hint_a);
+    uint64_t words[] = {(uint64_t)0xdeadbeef << 32 | a, (uint64_t)0xdeadbeef << 32 | b,
+                        (hint_a & ~(uint64_t)UINT32_MAX) | b, (hint_a & ~(uint64_t)UINT32_MAX) | 999};
+    for (int i = 0; i < 4; i++) {
+        hint = words[i];
+        CU_ASSERT_EQUAL(hs_sample_table_record_by_hint(table, key(1, 1, 16), HS_WEIGHT_ONE, &hint), a);
+        CU_ASSERT_EQUAL(hint, hint_a);
+    }
+    hs_bucket_snapshot snap;
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, a, &snap), 0);
+    CU_ASSERT_EQUAL(snap.samples, 7);
+    CU_ASSERT_EQUAL_FATAL(hs_sample_table_get(table, b, &snap), 0);
+    CU_ASSERT_EQUAL(snap.samples, 1);
+    hs_sample_table_destroy(table);
+}
+
 static void test_distinct_keys_distinct_buckets(void) {
     hs_sample_table *table = hs_sample_table_create(16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
@@ -290,6 +327,7 @@ static CU_TestInfo sample_table_tests[] = {
     {"a bucket accumulates samples and weights", test_accumulates},
     {"untracked weight is kept per bucket", test_untracked_weight},
     {"a hint never misdirects a sample", test_record_hinted},
+    {"a hint word carries its key's print", test_record_by_hint},
     {"distinct keys, distinct buckets", test_distinct_keys_distinct_buckets},
     {"full table returns 0 and counts drops", test_full_table_drops},
     {"8 threads, overlapping keys: totals exact", test_concurrent_totals_exact},

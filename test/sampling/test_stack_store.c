@@ -73,6 +73,9 @@ static void test_hints(void) {
     CU_ASSERT_EQUAL(hs_stack_store_hint(store, id), 0);
     hs_stack_store_set_hint(store, id, 42);
     CU_ASSERT_EQUAL(hs_stack_store_hint(store, id), 42);
+    uint64_t wide = (uint64_t)0x9abcdef1 << 32 | 43; /* a bucket and its key's print */
+    hs_stack_store_set_hint(store, id, wide);
+    CU_ASSERT_EQUAL(hs_stack_store_hint(store, id), wide);
     hs_stack_store_set_hint(store, id + 1, 7); /* unknown ids: ignored */
     CU_ASSERT_EQUAL(hs_stack_store_hint(store, id + 1), 0);
     CU_ASSERT_EQUAL(hs_stack_store_hint(store, 0), 0);
