@@ -13,7 +13,9 @@
 #
 # Environment: JTREG (the jtreg command, default: jtreg on PATH), JTREG_JAVA (the java
 # that runs jtreg itself, default: the JDK under test), JTREG_OPTIONS (more jtreg options,
-# e.g. "-vmoption:-XX:+UseParallelGC" to run every child JVM under that GC).
+# e.g. "-vmoption:-XX:+UseParallelGC" to run every child JVM under that GC),
+# HEAPSAMPLER_CRASH_DIR (where the hs_err files of crashed child JVMs are kept, default:
+# WORKDIR/crashes, emptied first; jtreg's scratch directories do not keep them).
 #
 # Exit status: jtreg's (0 all passed, non-zero if any test failed or errored), 77 skipped.
 set -euo pipefail
@@ -58,6 +60,13 @@ if [ -z "$go_bin" ] && [ -x /usr/lib/go/bin/go ]; then
     go_bin=/usr/lib/go/bin/go
 fi
 env_args=()
+# ... where a crashed child JVM's hs_err file is kept (jtreg/lib/heapsampler/CrashReport.java):
+# this run's own directory unless one is given ...
+if [ -z "${HEAPSAMPLER_CRASH_DIR:-}" ]; then
+    HEAPSAMPLER_CRASH_DIR="$workdir/crashes"
+    rm -rf "$HEAPSAMPLER_CRASH_DIR"
+fi
+env_args+=("-e:HEAPSAMPLER_CRASH_DIR=$HEAPSAMPLER_CRASH_DIR")
 if [ -n "$go_bin" ]; then
     env_args+=("-e:HEAPSAMPLER_TEST_GO=$go_bin")
 fi
@@ -84,11 +93,33 @@ echo "jtreg: $jtreg $*"
 status=0
 "$jtreg" "$@" || status=$?
 
+# print_crash_reports SUMMARY: the first lines of the kept hs_err files of the tests that did
+# not pass (a kept file is named TEST-RUNDIR-hs_err_pidN.log, TEST with [^A-Za-z0-9_.-] as
+# _), 3 files at most: CI keeps the console of a failed run, not the work directory.
+print_crash_reports() {
+    local test prefix file shown=0
+    [ -d "$HEAPSAMPLER_CRASH_DIR" ] || return 0
+    while read -r test _; do
+        prefix=$(printf '%s' "$test" | sed 's/[^A-Za-z0-9_.-]/_/g')
+        for file in "$HEAPSAMPLER_CRASH_DIR/$prefix"-*hs_err_pid*.log; do
+            [ -f "$file" ] || continue
+            shown=$((shown + 1))
+            if [ "$shown" -gt 3 ]; then
+                echo "jtreg: more crash reports of $test: $file"
+                continue
+            fi
+            echo "jtreg: $test: a child JVM crashed; its report (kept as $file), first 200 lines:"
+            head -n 200 "$file" | cut -c 1-400 | sed 's/^/  | /'
+        done
+    done < <(grep -v ' Passed\.' "$1")
+}
+
 # jtreg prints "Test results: passed: N; failed: M" itself; point at the logs of failures.
 summary="$workdir/report/text/summary.txt"
 if [ "$status" -ne 0 ] && [ -f "$summary" ]; then
     echo "jtreg: tests that did not pass (logs in $workdir/work/<test>.jtr):"
     grep -v ' Passed\.' "$summary" | sed 's/^/  /' || true
+    print_crash_reports "$summary"
 fi
 echo "jtreg: JDK $jdk: exit status $status"
 exit "$status"

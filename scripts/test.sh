@@ -66,6 +66,12 @@ for work in "$root"/build/jtreg-*; do
         [ -n "$group" ] && what="group ${group#:}"
         printf '  jtreg %s (%s): %s; report %s\n' "$jdk" "$what" "$(jtreg_counts "$summary")" \
             "$work/report/html/report.html"
+        # hs_err files of crashed child JVMs (the deliberate one of selftest/AgentRunnerTest
+        # too); run-jtreg.sh printed those of failed tests above
+        crashes=$( (find "$work/crashes" -name '*hs_err_pid*.log' 2>/dev/null || true) | wc -l)
+        if [ "$crashes" -gt 0 ]; then
+            printf '    crash reports of child JVMs kept: %d in %s\n' "$crashes" "$work/crashes"
+        fi
     else
         printf '  jtreg %s: not run (JDK absent or jtreg missing)\n' "$jdk"
     fi

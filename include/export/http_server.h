@@ -116,6 +116,13 @@ void hs_http_server_set_timeouts(hs_http_server *s, int read_ms, int write_ms);
 /* Serves until hs_http_server_stop. Call from one thread. */
 void hs_http_server_run(hs_http_server *s, const hs_http_handler *handler);
 
+/* One round of run's loop: waits in poll (at most until the nearest deadline, or a second)
+ * for what is ready, serves the connections held, ends those past their deadline, then
+ * accepts newcomers (HS_HTTP_ACCEPTS_PER_ROUND at most). false once stopped, or when poll
+ * fails. run is this in a loop (then closes every connection); tests drive it round by
+ * round from one thread. */
+bool hs_http_server_round(hs_http_server *s, const hs_http_handler *handler);
+
 /* From any thread: run returns after the handler call in progress, if any. */
 void hs_http_server_stop(hs_http_server *s);
 

@@ -1,16 +1,27 @@
 /*
  * @test
  * @summary The suite's child-JVM runner (heapsampler.AgentRunner) sees what the tests rely
- *          on: exit codes, both output streams, a JVM crash, a hung JVM (killed after a
+ *          on: exit codes, both output streams, a JVM crash (its hs_err file printed to the
+ *          test's log and kept outside the scratch directory), a hung JVM (killed after a
  *          thread dump), and jtreg's -vmoption flags passed on to the child
  * @library /lib
  * @run driver AgentRunnerTest
  */
 import heapsampler.AgentRunner;
+import heapsampler.CrashReport;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
 
 public class AgentRunnerTest {
     public static void main(String[] args) throws Exception {
@@ -38,11 +49,75 @@ public class AgentRunnerTest {
         }
     }
 
+    /* A crashed child: its hs_err file printed to the test's stdout (so it is in the .jtr
+     * log) and kept whole outside jtreg's scratch directory, which the next test empties. */
     static void detectsACrash() throws Exception {
-        AgentRunner.Result r = AgentRunner.withoutAgent().label("crash")
-                .run("AgentRunnerTest$Crash");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(new Tee(original, printed), true, "UTF-8"));
+        AgentRunner.Result r;
+        try {
+            r = AgentRunner.withoutAgent().label("crash").run("AgentRunnerTest$Crash");
+        } finally {
+            System.setOut(original);
+        }
         if (r.crashLogs().isEmpty()) r.fail("no hs_err file for a crashed JVM");
         expectFailure(r::assertNoCrash, "the JVM crashed");
+        String stdout = new String(printed.toByteArray(), StandardCharsets.UTF_8);
+        for (String part : Arrays.asList("==== the child JVM (" + r.dir.getFileName() + ") crashed",
+                CrashReport.BANNER, "# Problematic frame:", "T H R E A D", "Current thread")) {
+            if (!stdout.contains(part)) r.fail("the test's stdout lacks \"" + part + "\" of the crash report");
+        }
+        Path scratch = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
+        if (r.keptCrashLogs.size() != r.crashLogs().size()) {
+            r.fail("kept " + r.keptCrashLogs + " of " + r.crashLogs());
+        }
+        for (Path log : r.crashLogs()) {
+            Path kept = r.keptCrashLogs.stream()
+                    .filter(k -> k.getFileName().toString().endsWith("-" + log.getFileName()))
+                    .findFirst().orElse(null);
+            if (kept == null || !kept.startsWith(CrashReport.directory()) || kept.startsWith(scratch)
+                    || !Arrays.equals(Files.readAllBytes(kept), Files.readAllBytes(log))) {
+                r.fail(log + " is not kept whole in " + CrashReport.directory()
+                        + ", outside the scratch directory " + scratch + ": " + r.keptCrashLogs);
+            }
+        }
+        // what counts as a crash without a file: the banner, or the error handler's signals
+        if (!CrashReport.crashed(134, "", "", Collections.emptyList())
+                || !CrashReport.crashed(1, "# " + CrashReport.BANNER, "", Collections.emptyList())
+                || CrashReport.crashed(137, "", "", Collections.emptyList())
+                || CrashReport.crashed(1, "", "", Collections.emptyList())) {
+            throw new AssertionError("CrashReport.crashed misjudges exit codes or the banner");
+        }
+    }
+
+    /** Writes to two streams. */
+    static final class Tee extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
+
+        Tee(OutputStream a, OutputStream b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Override
+        public void write(int c) throws java.io.IOException {
+            a.write(c);
+            b.write(c);
+        }
+
+        @Override
+        public void write(byte[] buf, int off, int len) throws java.io.IOException {
+            a.write(buf, off, len);
+            b.write(buf, off, len);
+        }
+
+        @Override
+        public void flush() throws java.io.IOException {
+            a.flush();
+            b.flush();
+        }
     }
 
     static void killsAHungJvm() throws Exception {

@@ -275,7 +275,7 @@ int cli_agent_call_outputs(const cli_target *t, const char *command, const cli_c
 
 int cli_agent_load(const cli_target *t, const char *library, const char *options, long deadline, char **answer,
                    char *inner, size_t inner_len, bool *copied, cli_err *e) {
-    int libfd = open(library, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int libfd = open(library, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (libfd < 0) return cli_fail(e, CLI_EXIT_ATTACH, "cannot read %s: %s", library, strerror(errno));
     call_request c = {.host_library = library, .command = options};
     cli_side_result r;

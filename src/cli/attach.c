@@ -70,7 +70,7 @@ bool cli_attach_socket_present(cli_side *s) {
 int cli_attach_supported(cli_side *s) {
     cli_err ignored;
     if (cli_side_tmp(s, &ignored) != 0) return -1;
-    int dirfd = openat(s->tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dirfd = openat(s->tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
     DIR *dir = dirfd >= 0 ? fdopendir(dirfd) : NULL;
     if (!dir) {
         if (dirfd >= 0) close(dirfd);

@@ -106,7 +106,7 @@ static bool copy_current(cli_side *s, int dir, const char *name, const struct st
 
 /* Copies the operator's library (s->libfd) into tmp_name in dir. */
 static int write_copy(cli_side *s, int dir, const char *tmp_name, const struct stat *ours, cli_err *e) {
-    int fd = openat(dir, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
+    int fd = openat(dir, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0700);
     if (fd < 0) return cli_fail(e, CLI_EXIT_ATTACH, "cannot copy the library into process %d: %s", s->t->pid, strerror(errno));
     static char buf[1 << 16];
     int rc = 0;

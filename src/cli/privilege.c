@@ -20,7 +20,7 @@
 /* Whether the target's user namespace is another than ours. */
 static int other_userns(const cli_target *t, int *fd) {
     struct stat mine, theirs;
-    *fd = openat(t->procfd, "ns/user", O_RDONLY | O_CLOEXEC);
+    *fd = openat(t->procfd, "ns/user", O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (*fd < 0 || fstat(*fd, &theirs) != 0 || stat("/proc/self/ns/user", &mine) != 0) return -1;
     if (mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino) {
         close(*fd);

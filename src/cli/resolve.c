@@ -44,12 +44,20 @@ bool cli_path_acceptable(const char *path) {
     return r == 0 && got > 0;
 }
 
+/* The flags every open on the target's side gets: O_CLOEXEC, and O_NOCTTY (a terminal the
+ * target planted, opened by a process without one, would become its controlling terminal:
+ * its hangups and job control signals ours). O_PATH opens nothing, and openat2 refuses
+ * any flag beside it but O_DIRECTORY, O_NOFOLLOW and O_CLOEXEC (EINVAL). */
+static int confined_flags(int flags) {
+    return flags & O_PATH ? flags | O_CLOEXEC : flags | O_CLOEXEC | O_NOCTTY;
+}
+
 #ifdef SYS_openat2
 /* RESOLVE_NO_SYMLINKS also refuses a trailing link (ELOOP): no O_NOFOLLOW, which would
  * make O_PATH open the link itself. */
 static int resolve_openat2(int dirfd, const char *path, int flags, mode_t mode) {
     struct open_how how = {
-        .flags = (unsigned long long)(flags | O_CLOEXEC),
+        .flags = (unsigned long long)confined_flags(flags),
         .mode = flags & (O_CREAT | O_TMPFILE) ? mode : 0,
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
     };
@@ -65,7 +73,7 @@ static int resolve_openat2(int dirfd, const char *path, int flags, mode_t mode) 
 static int open_component(int dirfd, const char *name, int flags, mode_t mode) {
     int fd;
     do {
-        fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+        fd = openat(dirfd, name, confined_flags(flags) | O_NOFOLLOW, mode);
     } while (fd < 0 && errno == EINTR);
     struct stat st;
     if (fd < 0) {
@@ -172,7 +180,7 @@ const char *cli_file_refusal(const struct stat *st, const cli_file_rules *rules,
 
 int cli_open_checked(int dirfd, const char *path, const cli_file_rules *rules, const char *label, int code,
                      struct stat *st, cli_err *e) {
-    int fd = cli_resolve(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+    int fd = cli_resolve(dirfd, path, O_RDONLY | O_NONBLOCK, 0);
     if (fd < 0) {
         if (errno == ELOOP) return -cli_fail(e, code, "%s is a symbolic link (or lies behind one): refusing it", label);
         return -cli_fail(e, code, "cannot open %s: %s", label, strerror(errno));

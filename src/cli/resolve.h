@@ -33,7 +33,8 @@ int cli_path_next(const char **p, char *out, size_t len);
 bool cli_path_acceptable(const char *path);
 
 /* Opens path below dirfd (an absolute path counts from dirfd) with open flags (O_CLOEXEC is
- * added; no link is followed) and mode for O_CREAT. Returns the fd, or -1 with errno: ELOOP
+ * added, and O_NOCTTY unless O_PATH: a terminal there never becomes ours; no link is
+ * followed) and mode for O_CREAT. Returns the fd, or -1 with errno: ELOOP
  * for a symbolic link on the way, EINVAL for a refused path, else openat's. */
 int cli_resolve(int dirfd, const char *path, int flags, mode_t mode);
 

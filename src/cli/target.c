@@ -63,7 +63,7 @@ char *cli_read_file(const char *path, size_t max, size_t *len) {
 }
 
 char *cli_read_proc(const cli_target *t, const char *name, size_t max, size_t *len) {
-    int fd = openat(t->procfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = openat(t->procfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
     return fd < 0 ? NULL : cli_read_fd(fd, max, len);
 }
 

@@ -171,7 +171,7 @@ static void open_proc_files(cli_side *s, const char *const *names) {
         s->procfds[i] = -1;
         s->procerrs[i] = ENOENT;
         if (!names || !names[i]) continue;
-        s->procfds[i] = openat(s->t->procfd, names[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        s->procfds[i] = openat(s->t->procfd, names[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
         if (s->procfds[i] < 0) s->procerrs[i] = errno;
     }
 }

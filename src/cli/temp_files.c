@@ -59,7 +59,7 @@ static void unlink_all(void) {
 int cli_temp_create_at(int dirfd, const char *name) {
     int dir = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
     if (dir < 0) return -1;
-    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
     if (fd < 0) {
         int saved = errno;
         close(dir);

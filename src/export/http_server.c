@@ -613,28 +613,37 @@ static int prepare_poll(hs_http_server *s, struct pollfd *fds) {
     return timeout < 0 ? 0 : (int)timeout;
 }
 
-void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
-    struct pollfd fds[HS_HTTP_MAX_CONNECTIONS + 2];
-    while (!atomic_load(&s->stopping)) {
-        int timeout = prepare_poll(s, fds);
-        int n = poll(fds, HS_HTTP_MAX_CONNECTIONS + 2, timeout);
-        if (n < 0 && errno != EINTR) {
-            hs_warn("http: poll failed (%s): no longer serving", strerror(errno));
-            break;
-        }
+/* The connections held, in slot order: what poll found them ready for. */
+static void serve_held(hs_http_server *s, const hs_http_handler *h, const struct pollfd *fds, int n) {
+    for (int i = 0; n > 0 && i < HS_HTTP_MAX_CONNECTIONS; i++) {
+        conn *c = &s->conns[i];
+        short re = fds[i + 2].revents;
+        if (!re || c->state == CONN_FREE || c->fd != fds[i + 2].fd) continue;
+        if (c->state == CONN_WAITING) close_conn(h, c); /* the client hung up */
+        else if (re & (POLLERR | POLLNVAL)) close_conn(h, c);
+        else if (c->state == CONN_READING) on_readable(s, h, c);
+        else if (c->state == CONN_WRITING) on_writable(s, h, c);
         if (atomic_load(&s->stopping)) break;
-        for (int i = 0; n > 0 && i < HS_HTTP_MAX_CONNECTIONS; i++) {
-            conn *c = &s->conns[i];
-            short re = fds[i + 2].revents;
-            if (!re || c->state == CONN_FREE || c->fd != fds[i + 2].fd) continue;
-            if (c->state == CONN_WAITING) close_conn(h, c); /* the client hung up */
-            else if (re & (POLLERR | POLLNVAL)) close_conn(h, c);
-            else if (c->state == CONN_READING) on_readable(s, h, c);
-            else if (c->state == CONN_WRITING) on_writable(s, h, c);
-            if (atomic_load(&s->stopping)) break;
-        }
-        on_deadlines(s, h);
-        if (n > 0 && (fds[0].revents & POLLIN)) accept_some(s, h);
+    }
+}
+
+bool hs_http_server_round(hs_http_server *s, const hs_http_handler *h) {
+    struct pollfd fds[HS_HTTP_MAX_CONNECTIONS + 2];
+    int timeout = prepare_poll(s, fds);
+    int n = poll(fds, HS_HTTP_MAX_CONNECTIONS + 2, timeout);
+    if (n < 0 && errno != EINTR) {
+        hs_warn("http: poll failed (%s): no longer serving", strerror(errno));
+        return false;
+    }
+    if (atomic_load(&s->stopping)) return false;
+    serve_held(s, h, fds, n);
+    on_deadlines(s, h);
+    if (n > 0 && (fds[0].revents & POLLIN)) accept_some(s, h);
+    return true;
+}
+
+void hs_http_server_run(hs_http_server *s, const hs_http_handler *h) {
+    while (!atomic_load(&s->stopping) && hs_http_server_round(s, h)) {
     }
     for (int i = 0; i < HS_HTTP_MAX_CONNECTIONS; i++)
         if (s->conns[i].state != CONN_FREE) close_conn(h, &s->conns[i]);

@@ -3,13 +3,15 @@
  * components and the confined resolver with openat2 and with its fallback walk, the file
  * checks (a FIFO, a 1 TiB sparse file, a hard link, another owner, a symbolic link),
  * /proc texts (stat with a hostile command name, groups, id maps, capabilities), the
- * perfdata attach flag, the parent's record limits, the test-fault switches. */
+ * perfdata attach flag, the parent's record limits, the test-fault switches, and a
+ * terminal on the target's side that must never become the command's controlling one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_faults.h"
@@ -157,6 +159,58 @@ static void test_resolver(void) {
     CU_ASSERT_EQUAL(resolve_errno(root, "a/b/file", O_RDONLY), 0);
     CU_ASSERT_EQUAL(cli_resolve_used_openat2(), had_openat2);
     close(root);
+}
+
+/* ---- a terminal on the target's side ---- */
+
+enum { TTY_NONE = 0, TTY_TAKEN = 1, TTY_NO_SESSION = 2, TTY_NOT_OPENED = 3, TTY_UNCLEAR = 4 };
+
+/* In a child in a session of its own (no controlling terminal), opens the pty slave at
+ * path with cli_resolve (through_resolver) or plain openat, then says whether the slave
+ * became its controlling terminal: TTY_TAKEN when /dev/tty opens, TTY_NONE when it fails
+ * with ENXIO. */
+static int tty_after_open(const char *path, bool through_resolver, bool fallback) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setsid() < 0) _exit(TTY_NO_SESSION);
+        cli_resolve_force_fallback(fallback);
+        int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        int fd = through_resolver ? cli_resolve(root, path, O_RDWR | O_NONBLOCK, 0)
+                                  : openat(root, path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) _exit(TTY_NOT_OPENED);
+        int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+        _exit(tty >= 0 ? TTY_TAKEN : errno == ENXIO ? TTY_NONE : TTY_UNCLEAR);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+static void test_resolver_no_ctty(void) {
+    if (getenv("HEAPSAMPLER_TEST_EMULATOR")) { /* qemu-user's ttys are the host's */
+        fprintf(stderr, "\n  under an emulator: skipped ");
+        return;
+    }
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    const char *slave = master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0 ? ptsname(master) : NULL;
+    if (!slave) {
+        fprintf(stderr, "\n  no pseudo-terminals here (%s): skipped ", strerror(errno));
+        if (master >= 0) close(master);
+        return;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "%s", slave);
+    /* the control: opened without O_NOCTTY, the slave does become the session's terminal */
+    int plain = tty_after_open(path, false, false);
+    if (plain != TTY_TAKEN) {
+        fprintf(stderr, "\n  a pty slave opened without O_NOCTTY is no controlling terminal here (%d): skipped ",
+                plain);
+        close(master);
+        return;
+    }
+    CU_ASSERT_EQUAL(tty_after_open(path, true, false), TTY_NONE); /* openat2 where the kernel has it */
+    CU_ASSERT_EQUAL(tty_after_open(path, true, true), TTY_NONE);  /* the walk */
+    close(master);
 }
 
 /* ---- checked files ---- */
@@ -403,6 +457,7 @@ static CU_TestInfo pure_tests[] = {
 
 static CU_TestInfo file_tests[] = {
     {"resolver: links and .. refused, openat2 and the fallback walk", test_resolver},
+    {"resolver: a pty slave opened in a session without a terminal does not become its own", test_resolver_no_ctty},
     {"checked files: FIFO, 1 TiB sparse, hard link, symlink, owner, cap", test_checked_files},
     CU_TEST_INFO_NULL,
 };

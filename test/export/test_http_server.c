@@ -1,11 +1,14 @@
 /* test_http_server.c: the endpoint's server and routes over real sockets on 127.0.0.1,
  * with a fake profile source: Go's answers (status, headers, bodies), the delta, sharing
  * one build, the token, the connection limit, read timeouts against a slow client, a stop
- * that does not wait for peers, and the refusals at opening (non-loopback, port in use).
- * Every wait is bounded (socket timeouts, joins after stop). */
+ * that does not wait for peers, the refusals at opening (non-loopback, port in use), and
+ * the accept cap of a poll round, driven round by round. Every wait is bounded (socket
+ * timeouts, joins after stop, loops with a limit). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -604,6 +607,136 @@ static void test_open_refusals(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot resolve"));
 }
 
+/* --- the accept cap, one poll round at a time ------------------------------------------------- */
+
+enum { MAX_LOGGED = 64 };
+
+/* A handler that answers every request at once and logs its path with the round it came in. */
+typedef struct {
+    int round;
+    int n;
+    int rounds[MAX_LOGGED];
+    char paths[MAX_LOGGED][32];
+} request_log;
+
+static long log_request(void *ctx, const hs_http_request *req, long max_wait_ms, hs_http_response *resp,
+                        void **pending) {
+    (void)max_wait_ms;
+    (void)pending;
+    request_log *log = ctx;
+    if (log->n < MAX_LOGGED) {
+        log->rounds[log->n] = log->round;
+        snprintf(log->paths[log->n], sizeof log->paths[0], "%.31s", req->path);
+        log->n++;
+    }
+    *resp = (hs_http_response){.status = 200, .content_type = "text/plain", .body = (uint8_t *)"ok\n",
+                               .body_len = 3, .body_static = true};
+    return 0;
+}
+
+static void never_resume(void *ctx, void *pending, hs_http_response *resp) {
+    (void)ctx, (void)pending, (void)resp;
+}
+
+static void never_drop(void *ctx, void *pending) { (void)ctx, (void)pending; }
+
+/* How many requests for path came in during round. */
+static int logged(const request_log *log, const char *path, int round) {
+    int n = 0;
+    for (int i = 0; i < log->n; i++) n += log->rounds[i] == round && strcmp(log->paths[i], path) == 0;
+    return n;
+}
+
+/* The server's listening socket, found among this process's descriptors by its port. */
+static int listener_of(int port) {
+    for (int fd = 3; fd < 1024; fd++) {
+        int listening = 0;
+        socklen_t len = sizeof listening;
+        struct sockaddr_in a;
+        socklen_t alen = sizeof a;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) == 0 && listening &&
+            getsockname(fd, (struct sockaddr *)&a, &alen) == 0 && a.sin_family == AF_INET &&
+            ntohs(a.sin_port) == port)
+            return fd;
+    }
+    return -1;
+}
+
+/* TCP_INFO's unacked: for a listening socket the connections waiting in its accept queue
+ * (with TCP_DEFER_ACCEPT, those whose first bytes arrived), for a connected one the
+ * segments the peer has not acknowledged yet. */
+static int tcp_unacked(int fd) {
+    struct tcp_info info = {0};
+    socklen_t len = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 ||
+        len < offsetof(struct tcp_info, tcpi_unacked) + sizeof info.tcpi_unacked)
+        return -1; /* qemu-user answers TCP options with an int */
+    return (int)info.tcpi_unacked;
+}
+
+/* Waits (5 s at most) until tcp_unacked(fd) is want. */
+static bool await_unacked(int fd, int want) {
+    for (int i = 0; i < 5000; i++) {
+        if (tcp_unacked(fd) == want) return true;
+        usleep(1000);
+    }
+    return false;
+}
+
+/* A connect flood: 20 whole requests queued at once. One round accepts 8 of them, after
+ * serving the request of a connection already held (its head completed just before), and
+ * the rest wait in the backlog for the next rounds: 8, then 4. */
+static void test_accept_cap_per_round(void) {
+    enum { FLOOD = 20 };
+    hs_http_server *s;
+    char err[256];
+    CU_ASSERT_FATAL(hs_http_server_open("127.0.0.1", 0, false, &s, err, sizeof err) == 0);
+    request_log log = {0};
+    hs_http_handler handler = {&log, log_request, never_resume, never_drop};
+    fixture fx = {.server = s};
+    int listener = listener_of(hs_http_server_port(s));
+    CU_ASSERT_FATAL(listener >= 0);
+    if (tcp_unacked(listener) < 0) {
+        fprintf(stderr, "\n  TCP_INFO cannot count the accept queue here (qemu-user?): skipped ");
+        hs_http_server_close(s);
+        return;
+    }
+
+    int held = connect_to(&fx); /* accepted first, its head still arriving */
+    const char *first = "GET /held HTTP/1.1\r\n";
+    (void)!send(held, first, strlen(first), MSG_NOSIGNAL);
+    CU_ASSERT_FATAL(await_unacked(listener, 1));
+    CU_ASSERT_TRUE(hs_http_server_round(s, &handler));
+    CU_ASSERT_EQUAL(tcp_unacked(listener), 0);
+    CU_ASSERT_EQUAL(log.n, 0);
+
+    const char *rest = "Host: 127.0.0.1\r\n\r\n";
+    (void)!send(held, rest, strlen(rest), MSG_NOSIGNAL);
+    CU_ASSERT_FATAL(await_unacked(held, 0)); /* in the server's socket */
+    int flood[FLOOD];
+    const char *whole = "GET /new HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    for (int i = 0; i < FLOOD; i++) {
+        flood[i] = connect_to(&fx);
+        (void)!send(flood[i], whole, strlen(whole), MSG_NOSIGNAL);
+    }
+    CU_ASSERT_FATAL(await_unacked(listener, FLOOD));
+
+    int left = FLOOD;
+    for (log.round = 1; log.round <= 3; log.round++) {
+        CU_ASSERT_TRUE(hs_http_server_round(s, &handler));
+        int want = left < HS_HTTP_ACCEPTS_PER_ROUND ? left : HS_HTTP_ACCEPTS_PER_ROUND;
+        CU_ASSERT_EQUAL(logged(&log, "/new", log.round), want);
+        left -= want;
+        CU_ASSERT_EQUAL(tcp_unacked(listener), left);
+    }
+    CU_ASSERT_EQUAL(logged(&log, "/held", 1), 1);
+    CU_ASSERT_STRING_EQUAL(log.paths[0], "/held"); /* served before the round's newcomers */
+    CU_ASSERT_EQUAL(log.n, 1 + FLOOD);
+    close(held);
+    close_all(flood, FLOOD);
+    hs_http_server_close(s);
+}
+
 void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"profiles, index, HEAD", test_profiles},
@@ -622,6 +755,7 @@ void register_tests(void) {
         {"Host check without a token", test_host_check},
         {"symbol lookup", test_symbol_lookup},
         {"refusals at opening", test_open_refusals},
+        {"a connect flood: 8 accepts a round, a held connection served first", test_accept_cap_per_round},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("http_server", tests);

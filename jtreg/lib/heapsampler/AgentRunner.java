@@ -3,7 +3,9 @@
  * and records what happened (exit code, stdout, stderr, crash logs, files it wrote).
  *
  * Every run gets its own directory under the test's scratch directory; the child runs
- * there, so relative output paths and hs_err files land in it. The JVM options jtreg was
+ * there, so relative output paths and hs_err files land in it. A child that crashed has
+ * its hs_err file printed to the test's log and kept outside the scratch directory
+ * (CrashReport). The JVM options jtreg was
  * given (-vmoption / -javaoption, e.g. a GC to test under) are passed on to the child
  * unless a test turns that off because it chooses its own GC.
  *
@@ -213,9 +215,11 @@ public final class AgentRunner {
                 dumpThreadsAndKill(process);
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-            Result result = new Result(command, dir, process.exitValue(),
-                    read(dir.resolve("stdout.txt")), read(dir.resolve("stderr.txt")), elapsed,
-                    !finished);
+            int exitCode = process.exitValue();
+            String stdout = read(dir.resolve("stdout.txt"));
+            String stderr = read(dir.resolve("stderr.txt"));
+            Result result = new Result(command, dir, exitCode, stdout, stderr, elapsed, !finished,
+                    CrashReport.keep("the child JVM", dir, exitCode, stdout, stderr));
             System.out.println(result.describe());
             if (!finished) {
                 throw new AssertionError("the child JVM did not finish within " + limitMillis
@@ -269,9 +273,11 @@ public final class AgentRunner {
         public final String stderr;
         public final Duration elapsed;
         public final boolean timedOut;
+        /** Copies of its hs_err files in CrashReport.directory(), if it crashed. */
+        public final List<Path> keptCrashLogs;
 
         Result(List<String> command, Path dir, int exitCode, String stdout, String stderr,
-               Duration elapsed, boolean timedOut) {
+               Duration elapsed, boolean timedOut, List<Path> keptCrashLogs) {
             this.command = Collections.unmodifiableList(new ArrayList<>(command));
             this.dir = dir;
             this.exitCode = exitCode;
@@ -279,6 +285,7 @@ public final class AgentRunner {
             this.stderr = stderr;
             this.elapsed = elapsed;
             this.timedOut = timedOut;
+            this.keptCrashLogs = Collections.unmodifiableList(new ArrayList<>(keptCrashLogs));
         }
 
         /** The agent's lines on stderr ("heapsampler: ..."), in order. */
@@ -313,7 +320,9 @@ public final class AgentRunner {
         /** No hs_err file, no fatal-error banner, no death by signal (exit 128+N). */
         public Result assertNoCrash() throws IOException {
             List<Path> logs = crashLogs();
-            if (!logs.isEmpty()) fail("the JVM crashed: " + logs + "\n" + head(logs.get(0)));
+            if (!logs.isEmpty()) {
+                fail("the JVM crashed: " + logs + " (printed above, kept as " + keptCrashLogs + ")");
+            }
             if (stdout.contains("A fatal error has been detected")
                     || stderr.contains("A fatal error has been detected")) {
                 fail("the JVM reported a fatal error");
@@ -378,14 +387,6 @@ public final class AgentRunner {
             String shown = text.length() <= max ? text
                     : text.substring(0, max) + "\n[... " + (text.length() - max) + " more chars]";
             return shown.isEmpty() || shown.endsWith("\n") ? shown : shown + "\n";
-        }
-
-        private static String head(Path file) {
-            try (Stream<String> lines = Files.lines(file, StandardCharsets.ISO_8859_1)) {
-                return lines.limit(60).collect(Collectors.joining("\n"));
-            } catch (IOException e) {
-                return "(cannot read " + file + ": " + e + ")";
-            }
         }
     }
 }

@@ -457,6 +457,7 @@ public final class Cli {
             }
             exitCode = process.exitValue();
             System.out.println("target " + pid + " exited with " + exitCode);
+            CrashReport.keep("target " + pid, dir, exitCode, stdout(), stderr());
             return exitCode;
         }
 
