@@ -1,9 +1,10 @@
 /* ClassMemoWorkload: 40 classes, each allocated at its own site (method aN allocates CN),
- * from two threads, in a heap small enough for a collection every few milliseconds: the
- * classes' mirrors move and the threads' memos of class ids by address (class_memo.h) are
- * emptied and refilled hundreds of times. Usage: ClassMemoWorkload CLASSES ROUNDS (CLASSES
- * from 1 to 40: the first ones are used). One object in 64 is kept in a ring, so some
- * survive a few collections and get promoted. */
+ * from THREADS threads (default 2), in a heap small enough for a collection every few
+ * milliseconds: the classes' mirrors move and the memo of class ids by address
+ * (class_memo.h) is refilled hundreds of times. Usage: ClassMemoWorkload CLASSES ROUNDS
+ * [THREADS] (CLASSES from 1 to 40: the first ones are used; ROUNDS in all, split among the
+ * threads). One object in 64 is kept in a ring, so some survive a few collections and get
+ * promoted. */
 public final class ClassMemoWorkload {
     static final class C0 { long v = 0; }
     static final class C1 { long v = 1; }
@@ -137,8 +138,9 @@ public final class ClassMemoWorkload {
 
     public static void main(String[] args) throws Exception {
         int classes = Integer.parseInt(args[0]);
-        long rounds = Long.parseLong(args[1]);
-        Thread[] threads = new Thread[2];
+        int count = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        long rounds = Long.parseLong(args[1]) * 2 / count;
+        Thread[] threads = new Thread[count];
         for (int t = 0; t < threads.length; t++) {
             final int seed = t;
             threads[t] = new Thread(() -> {

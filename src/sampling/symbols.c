@@ -14,7 +14,6 @@
 #include "sampling/jvm_identity.h"
 #include "base/log.h"
 #include "sampling/method_table.h"
-#include "base/tls_model.h"
 
 struct hs_symbols {
     hs_arena *arena;          /* method infos and class names */
@@ -25,6 +24,7 @@ struct hs_symbols {
     atomic_uint_fast64_t line_failures; /* GetLineNumberTable failed unexpectedly */
     bool raw_names; /* names=raw: keep hidden-class addresses (see hs_stable_name) */
     const hs_gc_bracket *bracket;      /* quiet stretches, for the class memo; NULL: none */
+    hs_class_memo memo;                /* class ids by address within a stretch */
     atomic_uint_fast64_t jvm_lookups;  /* class ids looked up through the class cache */
 };
 
@@ -217,22 +217,18 @@ static uint32_t class_id_from_cache(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni,
     return id;
 }
 
-/* The memo belongs to the OS thread (a carrier for virtual threads): what it holds, class
- * ids by address, is the same for every thread. */
-static _Thread_local hs_class_memo class_memo HS_TLS_FAST;
-
 uint32_t hs_symbols_class_id(hs_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jclass klass) {
     uint64_t stretch = s->bracket ? hs_gc_bracket_quiet(s->bracket) : 0;
     uintptr_t address = stretch ? hs_jvm_local_address(klass) : 0;
     /* The address names the class only if no collection started around its read. */
     if (address && hs_gc_bracket_quiet(s->bracket) != stretch) address = 0;
     if (address) {
-        uint32_t id = hs_class_memo_find(&class_memo, stretch, address);
+        uint32_t id = hs_class_memo_find(&s->memo, stretch, address);
         if (id) return id;
     }
     uint32_t id = class_id_from_cache(s, jvmti, jni, klass);
     /* Ids of real classes only: the pseudo-class's lookups are counted one by one. */
-    if (address && id > HS_CLASS_CACHE_FULL) hs_class_memo_keep(&class_memo, stretch, address, id);
+    if (address && id > HS_CLASS_CACHE_FULL) hs_class_memo_keep(&s->memo, stretch, address, id);
     return id;
 }
 
