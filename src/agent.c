@@ -306,7 +306,7 @@ static void final_dump(hs_agent *agent, jvmtiEnv *jvmti, JNIEnv *jni) {
             (unsigned long long)hs_sample_table_samples(agent->samples),
             (unsigned long long)atomic_load(&c->dropped),
             (unsigned long long)atomic_load(&c->stack_errors));
-    hs_info("class ids: %llu looked up through JVMTI (the others from a thread's memo of the "
+    hs_info("class ids: %llu looked up through JVMTI (the others from the memo of the "
             "classes' addresses between collections)",
             (unsigned long long)hs_symbols_class_jvm_lookups(agent->symbols));
     char losses[256];
