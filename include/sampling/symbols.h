@@ -54,7 +54,7 @@ uint32_t hs_symbols_class_id(hs_symbols *symbols, jvmtiEnv *jvmti, JNIEnv *jni, 
  * skip the class cache's JVMTI and JNI calls. Call before the first lookup; bracket must
  * outlive symbols. */
 void hs_symbols_set_gc_bracket(hs_symbols *symbols, const struct hs_gc_bracket *bracket);
-/* Lookups that went through the class cache (the rest came from a thread's memo). */
+/* Lookups that went through the class cache (the rest came from the memo, class_memo.h). */
 uint64_t hs_symbols_class_jvm_lookups(const hs_symbols *symbols);
 /* "byte[]", "java.lang.String" for an id from hs_symbols_class_id; NULL for others. */
 const char *hs_symbols_class_name(const hs_symbols *symbols, uint32_t class_id);

@@ -29,7 +29,8 @@ void hs_jvm_delete_weak_ref(void *ctx, jweak ref) {
 }
 
 uintptr_t hs_jvm_local_address(jobject local) {
-    /* Relaxed atomic: the slot may be rewritten by a collection this thread does not wait
-     * for; the bracket's readings around this load tell whether that can have happened. */
+    /* An atomic load (acquire, ordered before the bracket's second reading): the slot may be
+     * rewritten by a collection this thread does not wait for, and the bracket's readings
+     * around this load tell whether that can have happened. */
     return local ? __atomic_load_n((const uintptr_t *)(const void *)local, __ATOMIC_ACQUIRE) : 0;
 }
