@@ -1,4 +1,4 @@
-/* faults.c: delays injected for tests (see faults.h). */
+/* faults.c: delays and errors injected for tests (see faults.h). */
 #include "base/faults.h"
 
 #include <stdio.h>
@@ -6,11 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const FAULT_NAMES[HS_FAULT_COUNT] = {"callback_delay_ms", "sweeper_exit_delay_ms"};
+static const char *const FAULT_NAMES[HS_FAULT_COUNT] = {"callback_delay_ms", "sweeper_exit_delay_ms",
+                                                         "line_table_error"};
 
-static int delays_ms[HS_FAULT_COUNT];
+static int values[HS_FAULT_COUNT];
 
-/* Parses one "name=milliseconds" item; -1 if it is not one. */
+/* Parses one "name=number" item; -1 if it is not one. */
 static int configure_item(const char *item, size_t len) {
     for (int f = 0; f < HS_FAULT_COUNT; f++) {
         size_t name_len = strlen(FAULT_NAMES[f]);
@@ -23,16 +24,16 @@ static int configure_item(const char *item, size_t len) {
         memcpy(digits, item + name_len + 1, ndigits);
         digits[ndigits] = '\0';
         char *end = NULL;
-        long ms = strtol(digits, &end, 10);
-        if (*end != '\0' || ms < 0 || ms > 600000) return -1;
-        delays_ms[f] = (int)ms;
+        long value = strtol(digits, &end, 10);
+        if (*end != '\0' || value < 0 || value > 600000) return -1;
+        values[f] = (int)value;
         return 0;
     }
     return -1;
 }
 
 int hs_faults_configure(const char *text) {
-    memset(delays_ms, 0, sizeof delays_ms);
+    memset(values, 0, sizeof values);
     int rc = 0;
     for (const char *p = text ? text : ""; *p;) {
         size_t len = strcspn(p, ",");
@@ -42,9 +43,9 @@ int hs_faults_configure(const char *text) {
     return rc;
 }
 
-int hs_fault_delay_ms(hs_fault fault) {
-    return fault >= 0 && fault < HS_FAULT_COUNT ? delays_ms[fault] : 0;
-}
+int hs_fault_value(hs_fault fault) { return fault >= 0 && fault < HS_FAULT_COUNT ? values[fault] : 0; }
+
+int hs_fault_delay_ms(hs_fault fault) { return hs_fault_value(fault); }
 
 void hs_fault_delay(hs_fault fault) {
     int ms = hs_fault_delay_ms(fault);

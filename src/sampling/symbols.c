@@ -12,6 +12,7 @@
 #include "sampling/class_memo.h"
 #include "sampling/gc_bracket.h"
 #include "sampling/jvm_identity.h"
+#include "base/faults.h"
 #include "base/log.h"
 #include "sampling/method_table.h"
 
@@ -84,7 +85,9 @@ static const hs_line_entry *line_table(hs_symbols *s, jvmtiEnv *jvmti, jmethodID
     jvmtiLineNumberEntry *rows = NULL;
     *n = 0;
     *table = NULL;
-    jvmtiError err = (*jvmti)->GetLineNumberTable(jvmti, method, &count, &rows);
+    int forced = hs_fault_value(HS_FAULT_LINE_TABLE_ERROR); /* 0 unless a test forces one */
+    jvmtiError err = forced ? (jvmtiError)forced
+                            : (*jvmti)->GetLineNumberTable(jvmti, method, &count, &rows);
     if (err != JVMTI_ERROR_NONE) {
         count_line_failure(s, err);
         return NULL;

@@ -321,7 +321,11 @@ static void test_faults(void) {
     CU_ASSERT_EQUAL(hs_faults_configure("nonsense=1"), -1);
     CU_ASSERT_EQUAL(hs_faults_configure("callback_delay_ms=-1"), -1);
     CU_ASSERT_EQUAL(hs_faults_configure("callback_delay_ms=600001"), -1);
+    CU_ASSERT_EQUAL(hs_faults_configure("line_table_error=113"), 0); /* an error code */
+    CU_ASSERT_EQUAL(hs_fault_value(HS_FAULT_LINE_TABLE_ERROR), 113);
+    CU_ASSERT_EQUAL(hs_fault_delay_ms(HS_FAULT_CALLBACK), 0);
     CU_ASSERT_EQUAL(hs_faults_configure(""), 0);
+    CU_ASSERT_EQUAL(hs_fault_value(HS_FAULT_LINE_TABLE_ERROR), 0);
 }
 
 /* A sample taken at interval a, weighted for estimates scaled at interval b, counts the
