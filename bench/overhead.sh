@@ -29,7 +29,8 @@
 #        the samples heapsampler keeps on allocmix), the least a live-heap profiler keeping as
 #        many stacks can cost (the interval ignored); asprof = async-profiler's agent with
 #        event=alloc,alloc=<interval> (its default interval is 512k), built from the checkout
-#        in ASYNC_PROFILER_SRC)
+#        in ASYNC_PROFILER_SRC; asprof-live = the same with live: async-profiler's live-heap
+#        mode, which keeps a weak ref per sample and reports the survivors at the end)
 #        MINIMAL_INTERVAL=8m  ASYNC_PROFILER_SRC=<a checkout of async-profiler, for asprof>
 #        WORKLOADS="allocmix javac"  ACCURACY_RATES="1000/s 500/s 0" (empty: no accuracy runs)
 #        ALLOCMIX_STEPS=12000000  JAVA_HOME=<JDK>  WORK=/tmp/heapsampler-bench
@@ -59,8 +60,8 @@ MINIMAL_INTERVAL=${MINIMAL_INTERVAL:-8m}
 # --- preparation -------------------------------------------------------------------------
 FLOOR=$WORK/floor_agent.so
 build_floor_agent "$JAVA_HOME" "$FLOOR"
-case " $KINDS " in *" asprof "*)
-    [ -n "${ASYNC_PROFILER_SRC:-}" ] || die "KINDS has asprof: set ASYNC_PROFILER_SRC to a checkout of async-profiler"
+case " $KINDS " in *" asprof "* | *" asprof-live "*)
+    [ -n "${ASYNC_PROFILER_SRC:-}" ] || die "KINDS has asprof or asprof-live: set ASYNC_PROFILER_SRC to a checkout of async-profiler"
     ASPROF=$(build_async_profiler "$ASYNC_PROFILER_SRC" "$JAVA_HOME") || exit 1
     ;;
 esac
@@ -126,8 +127,9 @@ set_agent_args() {
     hs-default) AGENT_ARGS=("-agentpath:$AGENT=log=info,file=$RUN_DIR/hs-%p.pb.gz") ;;
     minimal) AGENT_ARGS=("-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL") ;;
     asprof) AGENT_ARGS=("-agentpath:$ASPROF=start,event=alloc,alloc=$interval,collapsed,file=$RUN_DIR/asprof-%p.collapsed") ;;
+    asprof-live) AGENT_ARGS=("-agentpath:$ASPROF=start,event=alloc,alloc=$interval,live,collapsed,file=$RUN_DIR/asprof-%p.collapsed") ;;
     accuracy) AGENT_ARGS=("-agentpath:$AGENT=interval=$interval,live=false,format=collapsed,log=info,file=$RUN_DIR/hs-%p.collapsed$ACCURACY_OPTION") ;;
-    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap hs-live-fixed hs-default minimal asprof)" ;;
+    *) die "unknown configuration kind '$kind' (KINDS takes nop stack weak hs-nolive hs-live hs-nolive-nocap hs-live-nocap hs-live-fixed hs-default minimal asprof asprof-live)" ;;
     esac
 }
 
@@ -242,6 +244,7 @@ summarize() {
             if (kind == "hs-default") return "heapsampler, the defaults"
             if (kind == "minimal") return "minimal agent (weak, " minimal ")"
             if (kind == "asprof") return "async-profiler event=alloc " iv
+            if (kind == "asprof-live") return "async-profiler alloc,live " iv
             return "floor " kind " " iv
         }
         FILENAME == ARGV[1] && $1 == wl { samples[$2] = $3; next }
@@ -280,7 +283,7 @@ summarize() {
             for (c = 2; c <= nc; c++) {
                 if (order[c] !~ /^hs-default-/) continue
                 for (d = 2; d <= nc; d++) {
-                    if (order[d] !~ /^(minimal|asprof)-/) continue
+                    if (order[d] !~ /^(minimal|asprof|asprof-live)-/) continue
                     for (r = 0; r < rounds; r++)
                         dv[r + 1] = (cpu[order[c], r] - cpu[order[d], r]) / cpu["none", r]
                     printf "%s - %s: CPU ratio difference per round %.4f +- %.4f (mean +- se), median %.4f\n",
