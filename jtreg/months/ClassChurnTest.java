@@ -58,8 +58,16 @@ public class ClassChurnTest {
                 methods[2], tables[0], tables[1], tables[2]);
         // Each round's two classes bring their own jmethodIDs for work() (and <init> when
         // sampled there): most must have been reclaimed, and what stays is bounded by the
-        // classes the JVM has not unloaded yet, not by the rounds.
-        if (methods[1] < rounds) r.fail("too few methods of unloaded classes reclaimed: " + methods[1]);
+        // classes the JVM has not unloaded yet, not by the rounds. How many wait at the exit
+        // depends on when G1 last unloaded classes (at a marking's end) and on the new methods
+        // met since, which pay for the reclaim: 3,832-15,094 resident and 27,799-39,426
+        // reclaimed in 21 runs on JDK 17, 21 and 25 (about 43,000 registered in all each time;
+        // the builds before and after the class memo alike).
+        // Without the reclaim, none is reclaimed and the table fills.
+        if (methods[1] < rounds / 2 || methods[1] < methods[0]) {
+            r.fail("too few methods of unloaded classes reclaimed: " + methods[1] + " (" + methods[0]
+                    + " resident)");
+        }
         if (methods[0] > rounds) r.fail("the method table grew with the churn: " + methods[0] + " resident");
         // The churned classes share their names, hence their stacks.
         if (tables[2] > 5000) r.fail("distinct methods grew with the churn: " + tables[2]);
