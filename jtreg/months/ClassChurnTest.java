@@ -61,7 +61,7 @@ public class ClassChurnTest {
         // classes the JVM has not unloaded yet, not by the rounds. How many wait at the exit
         // depends on when G1 last unloaded classes (at a marking's end) and on the new methods
         // met since, which pay for the reclaim: 3,832-15,094 resident and 27,799-39,426
-        // reclaimed in 21 runs on JDK 17, 21 and 25 (about 43,000 registered in all each time;
+        // reclaimed in 20 runs on JDK 17, 21 and 25 (about 43,000 registered in all each time;
         // the builds before and after the class memo alike).
         // Without the reclaim, none is reclaimed and the table fills.
         if (methods[1] < rounds / 2 || methods[1] < methods[0]) {
