@@ -41,7 +41,12 @@
  *   without the hold (hs_interval_control_surge), unless the period follows a change; and
  *   until the next period's decision after such a raise, f under the band over
  *   HS_INTERVAL_RAMP_WINDOWS windows running raises again (a program's allocation ramps up
- *   as its code is compiled: the first window over 8 x is not yet its full speed).
+ *   as its code is compiled: the first window over 8 x is not yet its full speed);
+ * - after a surge's raise, the first whole period at the new interval (after the one the
+ *   change came in) raises it again without the hold when f is a step or more under the
+ *   aim, inside the band or not: the windows the surge was judged on were of a program
+ *   still speeding up, and a band as wide as [1/2, 1] would otherwise keep the extra
+ *   offers they landed on (over the aim, the band's rule alone decides).
  * Hysteresis: after a change f lands within a factor 2^(1/8) (9 %) of the aim, inside the
  * band with a margin of 26 % or more to its edges (a program whose offers swing by more
  * settles at the low side of the band after one more change); and the first period after
@@ -85,6 +90,8 @@ typedef struct {
     bool surged;      /* the last change was a surge's raise, and no period decided since */
     bool decided_surge; /* the change just decided is a surge's */
     int ramp;         /* windows over the band since (surged) */
+    bool reaim;       /* a surge's raise: the first whole period after it re-aims */
+    bool decided_reaim; /* the change just decided is that re-aim */
     uint64_t changes; /* intervals applied */
     uint64_t raised;  /* of which raises */
     /* the last period decided, and the last change: what `status` says why from */
@@ -95,6 +102,7 @@ typedef struct {
     bool decided_at_bound;               /* the decision stopped short at a bound ... */
     bool last_at_bound;                  /* ... and the last change applied did */
     bool last_selective;                 /* the band the last change was decided in */
+    bool last_reaim;                     /* the last change re-aimed after a surge */
 } hs_interval_control;
 
 /* Starts at `start`; `given`: the user gave it (interval=), so it is also the lowest; else

@@ -77,11 +77,26 @@ int64_t hs_interval_control_decide(hs_interval_control *c, double offered_per_se
         c->skip--;
         return c->current;
     }
+    bool reaim = c->reaim;
+    c->reaim = false; /* this whole period is the one the surge's change is judged on */
     if (rate_per_second <= 0) return c->current;
     note_period(c, offered_per_second, rate_per_second);
     note_selectivity(c, selectivity);
     const band *b = band_of(c);
     double f = offered_per_second > 0 ? rate_per_second / offered_per_second : INFINITY;
+    /* After a surge's raise: its windows were 100 ms of a program still speeding up (code
+     * being compiled, caches filling), so the first whole period at the new interval says
+     * where f really stands; a step or more under the aim, inside the band or not, the
+     * interval is raised to the aim at once (AllocMix on JDK 17: raised on a ramping window
+     * to f = 0.55, inside the band, where it stayed, offering 1.8 times what was kept).
+     * Not lowered: over the aim, the band's own rule decides, as the offers beyond the
+     * aim's would cost callbacks (in the plain band) for nothing. */
+    if (reaim && f < b->aim) {
+        c->streak = 0;
+        int64_t next = aimed(c, f);
+        c->decided_reaim = next != c->current;
+        return next;
+    }
     if (f < b->raise_below)
         c->streak = c->streak > 0 ? c->streak + 1 : 1;
     else if (f > b->lower_above && c->current > c->lowest)
@@ -130,8 +145,11 @@ void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
         c->last_rate = c->rate_seen;
         c->last_at_bound = c->decided_at_bound;
         c->last_selective = c->selective;
+        c->last_reaim = c->decided_reaim;
     }
     c->surged = c->decided_surge && interval > c->current;
+    c->reaim = c->surged;
+    c->decided_reaim = false;
     c->decided_surge = false;
     c->current = interval;
     c->streak = 0;
@@ -142,6 +160,7 @@ void hs_interval_control_applied(hs_interval_control *c, int64_t interval) {
 void hs_interval_control_set_by_user(hs_interval_control *c, int64_t interval) {
     c->start = c->lowest = c->current = interval;
     c->explicit_lowest = true;
+    c->reaim = false;
     c->last_move = HS_INTERVAL_KEPT; /* nothing to explain: the operator chose it */
     c->streak = 0;
     c->skip = 1;
@@ -193,15 +212,16 @@ static int explain_value(const hs_interval_control *c, char *buf, size_t len) {
     }
     describe_from(c, c->last_from, from, sizeof from);
     against_rate(c->last_offers, c->last_rate, c->last_selective, against, sizeof against);
-    return snprintf(buf, len, "%s from %s: offers %.0f/s %s%s",
+    return snprintf(buf, len, "%s from %s: offers %.0f/s %s%s%s",
                     c->last_move == HS_INTERVAL_RAISED ? "raised" : "lowered", from,
                     c->last_offers, against,
+                    c->last_reaim ? ", re-aimed on the first whole second after a surge" : "",
                     !c->last_at_bound ? ""
                     : c->last_move == HS_INTERVAL_RAISED ? "; the highest" : "; the lowest");
 }
 
 size_t hs_interval_control_explain(const hs_interval_control *c, char *buf, size_t len) {
-    char now[32], lowest[32], highest[32], value[256];
+    char now[32], lowest[32], highest[32], value[320];
     hs_interval_format(c->current, now, sizeof now);
     hs_interval_format(c->lowest, lowest, sizeof lowest);
     hs_interval_format(hs_interval_control_highest(c), highest, sizeof highest);

@@ -609,7 +609,7 @@ static int format_interval(hs_throttle *t, const hs_throttle_stats *s, char *buf
         return snprintf(buf, len, "rate cap: JVM sampling interval %lld; its control stopped: "
                                   "SetHeapSamplingInterval failed (JVMTI error %d)\n",
                         (long long)s->interval, s->interval_error);
-    char why[512] = "interval: its reasons not read (the rate cap was busy checking; ask again)";
+    char why[640] = "interval: its reasons not read (the rate cap was busy checking; ask again)";
     if (try_lock_checker(t, STATUS_LOCK_YIELDS)) {
         hs_interval_control control = t->control;
         unlock_checker(t);

@@ -342,6 +342,50 @@ static void test_a_ramping_surge_raises_again(void) {
         CU_ASSERT_EQUAL(hs_interval_control_surge(&c, full / (double)c.current, RATE, PLAIN), first);
 }
 
+/* A surge's raise decided on a window of a program still speeding up lands f inside the
+ * band but far under the aim (AllocMix on JDK 17: 0.55, offering 1.8 times what is kept):
+ * the first whole period after the change raises it to the aim at once; within a step of
+ * the aim, or over it, it changes nothing; and from then on the hold applies again. */
+static void test_a_surge_is_re_aimed_after_a_whole_period(void) {
+    selectivity = PLAIN;
+    hs_interval_control c;
+    hs_interval_control_init(&c, BASE, false);
+    double ramp = 9000.0 * BASE; /* the window: 9,000 offers a second at 512k */
+    hs_interval_control_applied(&c, hs_interval_control_surge(&c, ramp / (double)BASE, RATE, PLAIN));
+    int64_t surged = c.current;
+    CU_ASSERT(NEAR(RATE / (ramp / (double)surged), 0.8));
+    double full = ramp * 0.8 / 0.55; /* its full speed: f = 0.55 at the surge's interval */
+    CU_ASSERT_EQUAL(period(&c, full), surged); /* the period of the change: skipped */
+    int64_t reaimed = period(&c, full);        /* the first whole one: no hold */
+    CU_ASSERT(reaimed > surged);
+    CU_ASSERT(NEAR(RATE / (full / (double)reaimed), 0.8));
+    CU_ASSERT_EQUAL(c.changes, 2);
+    CU_ASSERT_EQUAL(c.last_move, HS_INTERVAL_RAISED);
+    char why[512];
+    hs_interval_control_explain(&c, why, sizeof why);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, " x rate 1000/s, re-aimed on the first whole second "
+                                       "after a surge)"));
+    /* the same swing once more, after a normal change: inside the band, the hold keeps it */
+    double swing = full * 0.8 / 0.55;
+    for (int i = 0; i < 5; i++) CU_ASSERT_EQUAL(period(&c, swing), reaimed);
+    /* a surge that lands within a step of the aim stays */
+    hs_interval_control_init(&c, BASE, false);
+    hs_interval_control_applied(&c, hs_interval_control_surge(&c, ramp / (double)BASE, RATE, PLAIN));
+    surged = c.current;
+    double near = ramp * (RATE / (ramp / (double)surged)) / 0.8 * 1.04; /* f = 0.8 / 1.04 */
+    period(&c, near);
+    CU_ASSERT_EQUAL(period(&c, near), surged);
+    CU_ASSERT_EQUAL(c.changes, 1);
+    /* nor does one whose program slowed down since (f over the aim, inside the band) */
+    hs_interval_control_init(&c, BASE, false);
+    hs_interval_control_applied(&c, hs_interval_control_surge(&c, ramp / (double)BASE, RATE, PLAIN));
+    surged = c.current;
+    double slower = ramp * (RATE / (ramp / (double)surged)) / 0.95; /* f = 0.95 */
+    period(&c, slower);
+    CU_ASSERT_EQUAL(period(&c, slower), surged);
+    CU_ASSERT_EQUAL(c.changes, 1);
+}
+
 static void test_interval_format(void) {
     char buf[32];
     hs_interval_format(524288, buf, sizeof buf);
@@ -420,6 +464,7 @@ void register_tests(void) {
         {"the operator's interval is the new floor", test_operator_interval_is_the_new_floor},
         {"a surge raises at once", test_a_surge_raises_at_once},
         {"a ramping surge raises again", test_a_ramping_surge_raises_again},
+        {"a surge is re-aimed after a whole period", test_a_surge_is_re_aimed_after_a_whole_period},
         {"interval format", test_interval_format},
         {"explain", test_explain},
         CU_TEST_INFO_NULL,
