@@ -35,7 +35,7 @@
  * the largest weight it left out is kept, and a site absent from such a point is taken to
  * have had that much, which can only understate its growth). 80 bytes per (point, site):
  * at most HS_GROWTH_HORIZONS * HS_GROWTH_WINDOW * HS_GROWTH_MAX_SITES * 80 bytes = 13.1 MB,
- * plus 200 bytes per bucket of scratch for the record being built.
+ * plus 220-500 bytes per site met by the record being built (hs_growth_record_memory).
  *
  * Sites. The ranking judges sites, not buckets: a bucket is one stack (and object size),
  * and a site (the caller's hs_growth_bucket_fn says which: the suspect's allocation site)
@@ -128,6 +128,10 @@ int hs_growth_end(hs_growth *g);
 uint32_t hs_growth_records(const hs_growth *g);
 uint32_t hs_growth_points(const hs_growth *g, hs_growth_horizon h);
 size_t hs_growth_memory(const hs_growth *g);
+/* The bytes the record being built holds (kept between GCs, and reused): 220-500 bytes
+ * per site the most varied GC's survivors came from (its arrays grow by doubling),
+ * whatever the sites' bucket ids. */
+size_t hs_growth_record_memory(const hs_growth *g);
 void hs_growth_note_walk(hs_growth *g, int64_t nanos, uint32_t entries);
 void hs_growth_last_walk(const hs_growth *g, int64_t *nanos, uint32_t *entries);
 

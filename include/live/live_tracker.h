@@ -78,6 +78,7 @@ typedef struct hs_live_view {
     uint32_t growth_records;      /* GCs in the growth window */
     uint32_t growth_points[HS_GROWTH_HORIZONS]; /* points held per horizon */
     size_t growth_memory;         /* bytes those points hold */
+    size_t growth_record_memory;  /* bytes the record of the next GC holds (its buffers) */
     int64_t growth_walk_nanos;    /* the last per-GC walk of the table */
     uint32_t growth_walk_entries;
 } hs_live_view;

@@ -40,8 +40,11 @@ typedef struct {
     uint32_t mid_before; /* whose epoch bounds the record's mid sums */
 } growth_ring;
 
-/* The record being built: dense per bucket. */
+/* The record being built: one cell per bucket it met, in the order met (dense, so its size
+ * follows the survivors' sites, not the highest bucket id: a bucket-indexed array cost 200
+ * bytes per bucket of the sample table, 16 MB at memory=64m, and a cache miss per add). */
 typedef struct {
+    uint32_t bucket;
     uint32_t n, nc;
     double w, w2, wc, w2c;
     double w_pre[HS_GROWTH_HORIZONS], w2_pre[HS_GROWTH_HORIZONS];
@@ -57,9 +60,11 @@ struct hs_growth {
     uint32_t seen_epoch[EPOCH_TIMES];
     int64_t seen_nanos[EPOCH_TIMES];
     uint32_t seen_next, seen_count;
-    scratch_cell *scratch;
+    scratch_cell *scratch; /* the record's cells, ntouched of them */
     uint32_t scratch_cap;
-    uint32_t *touched;
+    uint32_t *index;       /* open addressing: bucket -> its cell + 1 (0: empty) */
+    uint32_t index_cap;    /* a power of two, at least twice ntouched */
+    uint32_t *touched;     /* cells in the order a point keeps them (end) */
     uint32_t ntouched, touched_cap;
     uint32_t epoch, judged_before;
     int64_t time_nanos;
@@ -84,6 +89,7 @@ void hs_growth_destroy(hs_growth *g) {
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
         for (uint32_t i = 0; i < HS_GROWTH_WINDOW; i++) free(g->horizon[h].ring[i].cells);
     free(g->scratch);
+    free(g->index);
     free(g->touched);
     free(g);
 }
@@ -157,7 +163,8 @@ void hs_growth_begin(hs_growth *g, uint32_t epoch, uint32_t judged_before, int64
     g->judged_before = judged_before < epoch ? judged_before : epoch;
     g->time_nanos = time_nanos;
     g->failed = 0;
-    g->ntouched = 0;
+    g->ntouched = 0; /* the cells of the last record are written over as they are met */
+    if (g->index) memset(g->index, 0, (size_t)g->index_cap * sizeof *g->index);
     int64_t t_judged = time_of_epoch(g, g->judged_before, time_nanos);
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
         plan_ring(&g->horizon[h], (hs_growth_horizon)h, epoch, g->judged_before, time_nanos,
@@ -181,15 +188,52 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
     return 0;
 }
 
+static uint32_t index_home(uint32_t bucket, uint32_t cap) {
+    return (bucket * UINT32_C(2654435761)) & (cap - 1); /* Knuth's multiplicative hash */
+}
+
+/* Where bucket's cell is, or the empty place it would go. */
+static uint32_t *index_place(const hs_growth *g, uint32_t bucket) {
+    uint32_t i = index_home(bucket, g->index_cap);
+    while (g->index[i] != 0 && g->scratch[g->index[i] - 1].bucket != bucket)
+        i = (i + 1) & (g->index_cap - 1);
+    return &g->index[i];
+}
+
+/* Keeps the index at most half full: doubles and re-places the cells when it would not be. */
+static int index_reserve(hs_growth *g, uint32_t cells) {
+    if ((uint64_t)cells * 2 <= g->index_cap) return 0;
+    uint64_t cap = g->index_cap ? (uint64_t)g->index_cap * 2 : 512;
+    while (cap < (uint64_t)cells * 2) cap *= 2;
+    if (cap > UINT32_MAX / 2) return -1;
+    uint32_t *index = calloc((size_t)cap, sizeof *index);
+    if (!index) return -1;
+    free(g->index);
+    g->index = index;
+    g->index_cap = (uint32_t)cap;
+    for (uint32_t c = 0; c < g->ntouched; c++) *index_place(g, g->scratch[c].bucket) = c + 1;
+    return 0;
+}
+
+/* The record's cell of bucket, added empty when it has none; NULL when out of memory. */
+static scratch_cell *cell_of(hs_growth *g, uint32_t bucket) {
+    if (index_reserve(g, g->ntouched + 1) != 0 ||
+        grow((void **)&g->scratch, &g->scratch_cap, g->ntouched + 1, sizeof *g->scratch) != 0)
+        return NULL;
+    uint32_t *place = index_place(g, bucket);
+    if (*place != 0) return &g->scratch[*place - 1];
+    g->scratch[g->ntouched] = (scratch_cell){.bucket = bucket};
+    *place = ++g->ntouched;
+    return &g->scratch[g->ntouched - 1];
+}
+
 void hs_growth_add(hs_growth *g, uint32_t bucket, uint32_t alloc_epoch, double weight) {
     if (g->failed || !(weight > 0) || bucket == UINT32_MAX) return;
-    if (grow((void **)&g->scratch, &g->scratch_cap, bucket + 1, sizeof *g->scratch) != 0 ||
-        grow((void **)&g->touched, &g->touched_cap, g->ntouched + 1, sizeof *g->touched) != 0) {
+    scratch_cell *c = cell_of(g, bucket);
+    if (!c) {
         g->failed = 1;
         return;
     }
-    scratch_cell *c = &g->scratch[bucket];
-    if (c->n == 0) g->touched[g->ntouched++] = bucket;
     c->n++;
     c->w += weight;
     c->w2 += weight * weight;
@@ -213,34 +257,48 @@ static int compare_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Orders buckets by their scratch weight, largest first (qsort has no context: a static
+/* Orders cells by bucket, or by weight, largest first (qsort has no context: a static
  * pointer, set by the one recording thread just before sorting). */
-static const scratch_cell *weight_order;
+static const scratch_cell *sorted_cells;
+
+static int compare_bucket(const void *a, const void *b) {
+    uint32_t x = sorted_cells[*(const uint32_t *)a].bucket,
+             y = sorted_cells[*(const uint32_t *)b].bucket;
+    return (x > y) - (x < y);
+}
 
 static int compare_weight(const void *a, const void *b) {
-    double x = weight_order[*(const uint32_t *)a].w, y = weight_order[*(const uint32_t *)b].w;
+    double x = sorted_cells[*(const uint32_t *)a].w, y = sorted_cells[*(const uint32_t *)b].w;
     return (x < y) - (x > y);
 }
 
-/* Keeps the HS_GROWTH_MAX_SITES heaviest touched buckets (sorted by bucket again); returns
- * the largest weight left out, 0 when none was. Cells left out are cleared. */
-static double keep_heaviest(hs_growth *g) {
-    if (g->ntouched <= HS_GROWTH_MAX_SITES) return 0;
-    weight_order = g->scratch;
-    qsort(g->touched, g->ntouched, sizeof *g->touched, compare_weight);
-    double dropped = g->scratch[g->touched[HS_GROWTH_MAX_SITES]].w;
-    for (uint32_t i = HS_GROWTH_MAX_SITES; i < g->ntouched; i++)
-        g->scratch[g->touched[i]] = (scratch_cell){0};
-    g->ntouched = HS_GROWTH_MAX_SITES;
-    return dropped;
+/* The cells a point keeps, the HS_GROWTH_MAX_SITES heaviest, as the first *kept of
+ * g->touched, sorted by bucket; *dropped: the largest weight left out, 0 when none was.
+ * Returns -1 when out of memory. */
+static int pick_cells(hs_growth *g, uint32_t *kept, double *dropped) {
+    *kept = 0;
+    *dropped = 0;
+    if (g->ntouched == 0) return 0; /* touched may still be NULL: qsort must not see it */
+    if (grow((void **)&g->touched, &g->touched_cap, g->ntouched, sizeof *g->touched) != 0)
+        return -1;
+    for (uint32_t i = 0; i < g->ntouched; i++) g->touched[i] = i;
+    sorted_cells = g->scratch;
+    *kept = g->ntouched;
+    if (*kept > HS_GROWTH_MAX_SITES) {
+        qsort(g->touched, g->ntouched, sizeof *g->touched, compare_weight);
+        *dropped = g->scratch[g->touched[HS_GROWTH_MAX_SITES]].w;
+        *kept = HS_GROWTH_MAX_SITES;
+    }
+    qsort(g->touched, *kept, sizeof *g->touched, compare_bucket);
+    return 0;
 }
 
-/* Ring h's copy of the record: cells with that horizon's pre sums. */
-static growth_cell *cells_for(const hs_growth *g, int h) {
-    growth_cell *cells = malloc(((size_t)g->ntouched + 1) * sizeof *cells);
-    for (uint32_t i = 0; cells && i < g->ntouched; i++) {
+/* Ring h's copy of the record's `kept` cells, with that horizon's pre sums. */
+static growth_cell *cells_for(const hs_growth *g, uint32_t kept, int h) {
+    growth_cell *cells = malloc(((size_t)kept + 1) * sizeof *cells);
+    for (uint32_t i = 0; cells && i < kept; i++) {
         const scratch_cell *s = &g->scratch[g->touched[i]];
-        cells[i] = (growth_cell){.bucket = g->touched[i], .n = s->n, .nc = s->nc, .w = s->w,
+        cells[i] = (growth_cell){.bucket = s->bucket, .n = s->n, .nc = s->nc, .w = s->w,
                                  .w2 = s->w2, .wc = s->wc, .w2c = s->w2c, .w_pre = s->w_pre[h],
                                  .w2_pre = s->w2_pre[h], .w_mid = s->w_mid[h],
                                  .w2_mid = s->w2_mid[h]};
@@ -258,20 +316,19 @@ static void put_point(growth_ring *r, growth_point p) {
 }
 
 int hs_growth_end(hs_growth *g) {
-    double dropped = g->failed ? 0 : keep_heaviest(g);
-    if (g->ntouched > 0) /* touched may still be NULL: qsort must not see it */
-        qsort(g->touched, g->ntouched, sizeof *g->touched, compare_u32);
+    uint32_t kept = 0;
+    double dropped = 0;
     growth_cell *cells[HS_GROWTH_HORIZONS] = {0};
-    int ok = !g->failed;
-    for (int h = 0; ok && h < HS_GROWTH_HORIZONS; h++) ok = (cells[h] = cells_for(g, h)) != NULL;
-    for (uint32_t i = 0; i < g->ntouched; i++) g->scratch[g->touched[i]] = (scratch_cell){0};
+    int ok = !g->failed && pick_cells(g, &kept, &dropped) == 0;
+    for (int h = 0; ok && h < HS_GROWTH_HORIZONS; h++)
+        ok = (cells[h] = cells_for(g, kept, h)) != NULL;
     if (!ok) {
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++) free(cells[h]);
         return -1;
     }
     for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
         put_point(&g->horizon[h], (growth_point){g->epoch, g->judged_before, g->time_nanos,
-                                                 cells[h], g->ntouched, dropped,
+                                                 cells[h], kept, dropped,
                                                  g->horizon[h].has_mid, g->horizon[h].mid_before});
     return 0;
 }
@@ -288,6 +345,11 @@ size_t hs_growth_memory(const hs_growth *g) {
         for (uint32_t i = 0; i < g->horizon[h].count; i++)
             bytes += point_at(&g->horizon[h], i)->ncells * sizeof(growth_cell);
     return bytes;
+}
+
+size_t hs_growth_record_memory(const hs_growth *g) {
+    return (size_t)g->scratch_cap * sizeof *g->scratch + (size_t)g->index_cap * sizeof *g->index +
+           (size_t)g->touched_cap * sizeof *g->touched;
 }
 
 void hs_growth_note_walk(hs_growth *g, int64_t nanos, uint32_t entries) {

@@ -645,6 +645,7 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
         for (int h = 0; h < HS_GROWTH_HORIZONS; h++)
             view->growth_points[h] = hs_growth_points(t->growth, (hs_growth_horizon)h);
         view->growth_memory = hs_growth_memory(t->growth);
+        view->growth_record_memory = hs_growth_record_memory(t->growth);
         hs_growth_last_walk(t->growth, &view->growth_walk_nanos, &view->growth_walk_entries);
     }
     hs_live_stats stats;

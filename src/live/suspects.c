@@ -161,7 +161,7 @@ void hs_suspects_report(const hs_sampled *sampled, hs_profile *p, const hs_live_
             "(dead objects not yet collected can hide growth, never fake it): %u points of the "
             "last %d GCs, %u of the last %d complete markings, %u of the last %d %d-second "
             "periods, %u of the last %d minutes, %u of the last %d hours (%zu bytes held, at most "
-            "%d sites a point); per-GC walk of the "
+            "%d sites a point, and %zu for the record being built); per-GC walk of the "
             "live table %.3f ms for %u surviving samples; suspects are sites whose estimate grew "
             "by more than %.0f standard errors at some horizon, named at the one where that is "
             "most significant (± is one standard error, MB is 10^6 bytes)",
@@ -171,7 +171,7 @@ void hs_suspects_report(const hs_sampled *sampled, hs_profile *p, const hs_live_
             view->growth_points[HS_HORIZON_SECONDS], HS_GROWTH_WINDOW, HS_GROWTH_SECONDS_PERIOD,
             view->growth_points[HS_HORIZON_MINUTES], HS_GROWTH_WINDOW,
             view->growth_points[HS_HORIZON_HOURS], HS_GROWTH_WINDOW, view->growth_memory,
-            HS_GROWTH_MAX_SITES, (double)view->growth_walk_nanos / 1e6, view->growth_walk_entries,
+            HS_GROWTH_MAX_SITES, view->growth_record_memory, (double)view->growth_walk_nanos / 1e6, view->growth_walk_entries,
             HS_GROWTH_SIGMAS);
     for (uint32_t i = 0; i < view->nsuspects; i++) {
         const hs_growth_site *s = &view->suspects[i];

@@ -214,6 +214,41 @@ static void test_uncollected_dead_never_fake_growth(void) {
     hs_growth_destroy(g);
 }
 
+/* The record being built holds memory for the sites a GC's survivors came from, not for
+ * every bucket id up to the highest (a bucket-indexed scratch took 200 bytes per bucket of
+ * the sample table: 16 MB at memory=64m); reused, and right across records. */
+static void test_record_memory_follows_the_sites_met(void) {
+    hs_growth *g = hs_growth_create();
+    hs_growth_site s;
+    for (uint32_t e = 1; e <= 20; e++) {
+        hs_growth_begin(g, e, e, (int64_t)e * SECOND);
+        hs_growth_add(g, 7, 0, 1.0);
+        for (uint32_t i = 0; i < e * 100; i++) hs_growth_add(g, 3000000, e - 1, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+    printf("\n    %zu bytes for the record ", hs_growth_record_memory(g));
+    CU_ASSERT(hs_growth_record_memory(g) < 64 * 1024);
+    CU_ASSERT_TRUE_FATAL(hs_growth_suspect(g, bucket_info, NULL, 3000000, &s));
+    CU_ASSERT_FALSE(hs_growth_suspect(g, bucket_info, NULL, 7, NULL));
+    hs_growth_destroy(g);
+    /* 3,000 sites a record, their ids far apart and colliding in the index: the one that
+     * grows is found among them, with its growth exact, and no steady one */
+    g = hs_growth_create();
+    hs_growth_site top[4];
+    for (uint32_t e = 1; e <= 16; e++) {
+        hs_growth_begin(g, e, e, (int64_t)e * SECOND);
+        for (uint32_t b = 1; b <= 3000; b++) hs_growth_add(g, b * 65536, 0, 1.0);
+        for (uint32_t i = 0; i < e * 50; i++) hs_growth_add(g, 77 * 65536 + 1, e - 1, 1.0);
+        CU_ASSERT_EQUAL(hs_growth_end(g), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(hs_growth_rank(g, bucket_info, NULL, top, 4), 1);
+    CU_ASSERT_EQUAL(top[0].bucket, 77 * 65536 + 1);
+    CU_ASSERT_DOUBLE_EQUAL(top[0].growth_bytes, 15 * 50 * SCALE * SIZE, 1e-6);
+    printf("%zu with 3,000 sites ", hs_growth_record_memory(g));
+    CU_ASSERT(hs_growth_record_memory(g) < 3001 * 2 * 250); /* doubling: at most twice */
+    hs_growth_destroy(g);
+}
+
 /* A point keeps at most HS_GROWTH_MAX_SITES sites; a site left out of the first point is
  * taken at the largest weight left out, which can only understate its growth. */
 static void test_memory_bound_and_dropped_sites(void) {
@@ -662,6 +697,7 @@ void register_tests(void) {
     static CU_TestInfo tests[] = {
         {"linear growth found, stable and tiny sites not", test_linear_growth_found_stable_and_tiny_not},
         {"window slides", test_window_slides},
+        {"the record's memory follows the sites met", test_record_memory_follows_the_sites_met},
         {"ranking order and max", test_ranking_order_and_max},
         {"one record ranks nothing", test_one_record_ranks_nothing},
         {"error bars are calibrated", test_error_bars_are_calibrated},
