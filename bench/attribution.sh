@@ -30,8 +30,17 @@
 # Each heapsampler run also reports the samples it kept and the JVM offered (log=info).
 #
 # Usage: bench/attribution.sh [path/to/libheapsampler.so]  (default <repo>/build/libheapsampler.so)
+# With MINIMAL_INTERVAL2 (20m; empty: off) the minimal agent also runs at that interval, and
+# its cost is read as fixed + per walk from the two: part of the sampling hook is paid on
+# every slow-path allocation whatever the interval (ThreadHeapSampler::check_for_sampling
+# and the event collector: about half the floor agent's hook on AllocMix), so dividing by
+# the stacks charges it to whoever keeps fewer, and heapsampler's count (the rate cap's
+# 1,000 a second times the run's seconds) differs from the minimal agent's (the bytes over
+# its interval) by as much as 17 % with the machine's speed. Each heapsampler
+# configuration is then compared with the minimal agent walking as many stacks as it kept.
+#
 # Knobs (environment): RUNS=3  ALLOCMIX_STEPS=48000000  MINIMAL_INTERVAL=8m  JAVA_HOME=<JDK>
-#                      WORK=/tmp/heapsampler-bench  VARIANTS=""
+#                      MINIMAL_INTERVAL2=20m  WORK=/tmp/heapsampler-bench  VARIANTS=""
 # Needs perf (Debian: linux-perf) with permission to profile the processes it starts.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -43,6 +52,7 @@ JAVA_HOME=$(find_java_home) || exit 1
 RUNS=${RUNS:-3}
 ALLOCMIX_STEPS=${ALLOCMIX_STEPS:-48000000}
 MINIMAL_INTERVAL=${MINIMAL_INTERVAL:-8m}
+MINIMAL_INTERVAL2=${MINIMAL_INTERVAL2-20m}
 WORK=${WORK:-/tmp/heapsampler-bench}
 command -v perf >/dev/null || die "perf not found (Debian: apt-get install linux-perf)"
 RUN_DIR=$WORK/attribution-$(date +%Y%m%d-%H%M%S)
@@ -104,6 +114,8 @@ for name in "${HS_NAMES[@]}"; do note "heapsampler configuration $name"; done
 for run in $(seq 1 "$RUNS"); do
     profile_run floor "-agentpath:$FLOOR=mode=nop,interval=512k" "$run"
     profile_run minimal "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL" "$run"
+    [ -z "$MINIMAL_INTERVAL2" ] ||
+        profile_run minimal2 "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL2" "$run"
     for i in "${!HS_NAMES[@]}"; do profile_run "${HS_NAMES[$i]}" "${HS_ARGS[$i]}" "$run"; done
 done
 
@@ -129,9 +141,22 @@ awk -F'\t' 'NR > 1 {
         # per stack kept (walked): the minimal agent at MINIMAL_INTERVAL walks about as many as
         # heapsampler keeps, but not exactly; the cost per stack compares them at the same count
         for (i = 1; i <= nc && n["minimal"]; i++)
-            if (order[i] != "floor" && order[i] != "minimal")
+            if (order[i] != "floor" && order[i] !~ /^minimal/)
                 printf "%s / minimal: total %.2f; per stack kept %.2f (%.1f us against %.1f us a walk)\n",
                     order[i], t[order[i]] / t["minimal"], (t[order[i]] / k[order[i]]) / (t["minimal"] / k["minimal"]),
                     1000 * t[order[i]] / k[order[i]], 1000 * t["minimal"] / k["minimal"]
+        # at the same count: part of the hook is paid per slow-path allocation whatever the
+        # interval, so dividing by the stacks charges it to whoever keeps fewer; the minimal
+        # agent at two intervals gives its cost as fixed + per walk, read at each count kept
+        if (!n["minimal2"] || k["minimal"] == k["minimal2"]) exit
+        m1 = t["minimal"] / n["minimal"]; w1 = k["minimal"] / n["minimal"]
+        per = (m1 - t["minimal2"] / n["minimal2"]) / (w1 - k["minimal2"] / n["minimal2"])
+        printf "minimal agent: %.1f ms + %.2f us a walk (from its two intervals)\n", m1 - per * w1, 1000 * per
+        for (i = 1; i <= nc; i++)
+            if (order[i] != "floor" && order[i] !~ /^minimal/) {
+                c = order[i]; same = m1 + per * (k[c] / n[c] - w1)
+                printf "%s / minimal walking as many stacks (%.0f): %.2f (%.1f ms against %.1f ms)\n",
+                    c, k[c] / n[c], (t[c] / n[c]) / same, t[c] / n[c], same
+            }
     }' "$RESULTS"
 echo "figures: $RESULTS"
