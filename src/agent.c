@@ -188,10 +188,11 @@ static void sampler_track(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject obj
 /* Static like the agent: the callback may read it until the JVM is gone. */
 static hs_sampler sampler;
 
-static void install_sampler(hs_agent *agent) {
+static void install_sampler(hs_agent *agent, bool attach) {
     sampler = (hs_sampler){
         .config = {.depth = agent->opts.depth, .threads = agent->opts.threads,
-                   .base_interval = agent->opts.interval},
+                   .base_interval = agent->opts.interval,
+                   .first_gap_interval = attach ? HS_JVM_DEFAULT_INTERVAL : agent->opts.interval},
         .counters = {.stack_errors = &agent->counters.stack_errors,
                      .truncated = &agent->counters.truncated},
         .stacks = agent->stacks,
@@ -210,7 +211,7 @@ static void install_sampler(hs_agent *agent) {
     hs_sampler_install(&sampler);
 }
 
-static int create_tables(hs_agent *agent) {
+static int create_tables(hs_agent *agent, bool attach) {
     hs_budget b;
     if (plan_budget(&agent->opts, &b) != 0) return -1;
     hs_overflow_init(&agent->overflow, agent->opts.memory);
@@ -235,7 +236,7 @@ static int create_tables(hs_agent *agent) {
     if (agent->stacks && agent->samples && agent->symbols &&
         (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
         (!agent->opts.threads || agent->thread_ids)) {
-        install_sampler(agent);
+        install_sampler(agent, attach);
         return 0;
     }
     hs_error("out of memory allocating the sampling tables");
@@ -355,16 +356,25 @@ static int register_callbacks(jvmtiEnv *jvmti) {
     callbacks.VMInit = on_vm_init;
     callbacks.VMDeath = on_vm_death;
     callbacks.SampledObjectAlloc = hs_on_sampled_object_alloc;
+    callbacks.ThreadStart = hs_on_thread_start;
     callbacks.GarbageCollectionStart = on_gc_start;
     callbacks.GarbageCollectionFinish = on_gc_finish;
     callbacks.ResourceExhausted = hs_dumps_on_resource_exhausted;
     if (check_jvmti(jvmti, (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof callbacks),
                     "SetEventCallbacks") != 0)
         return -1;
-    return check_jvmti(jvmti,
-                       (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH,
-                                                          NULL),
-                       "enabling VMDeath");
+    if (check_jvmti(jvmti,
+                    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH,
+                                                       NULL),
+                    "enabling VMDeath") != 0)
+        return -1;
+    /* Not fatal: without it a thread's first sample is weighted at the interval of its
+     * first callback (sampler.c, interval_drawn_at). */
+    check_jvmti(jvmti,
+                (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START,
+                                                   NULL),
+                "enabling ThreadStart");
+    return 0;
 }
 
 /* load_agent: the agent stepped aside (another agent holds heap sampling; logged). The
@@ -404,7 +414,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     if (claimed != 0 ||
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
-        create_tables(agent) != 0 || register_callbacks(jvmti) != 0 ||
+        create_tables(agent, attach) != 0 || register_callbacks(jvmti) != 0 ||
         hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0 ||
         hs_push_export_open(agent) != 0) {
         free_tables(agent, NULL);

@@ -28,7 +28,14 @@ typedef struct {
     int32_t depth;         /* depth=: frames walked per sample */
     bool threads;          /* threads=: label samples with their thread's name */
     int64_t base_interval; /* interval= at startup: the base of every weight */
+    /* The interval the JVM drew the sample gaps of the threads that were running before
+     * the agent set its own: the agent's at startup (set in Agent_OnLoad, before any
+     * thread), HotSpot's default 512 KiB when the agent was attached to a running JVM. */
+    int64_t first_gap_interval;
 } hs_sampler_config;
+
+/* HotSpot's sampling interval until an agent sets one (ThreadHeapSampler). */
+#define HS_JVM_DEFAULT_INTERVAL (INT64_C(512) << 10)
 
 typedef struct {
     atomic_uint_fast64_t *stack_errors; /* GetStackTrace failed */
@@ -58,6 +65,10 @@ typedef struct hs_sampler {
 
 /* Makes `sampler` the callback's context (NULL: the callback does nothing). */
 void hs_sampler_install(const hs_sampler *sampler);
+
+/* The ThreadStart callback: the JVM drew the new thread's first sample gap when it created
+ * it, at the interval in force then. */
+void JNICALL hs_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 
 /* The SampledObjectAlloc callback. */
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
