@@ -36,6 +36,7 @@
 #include "sampling/thread_ids.h"
 #include "sampling/thread_names.h"
 #include "sampling/sampler.h"
+#include "sampling/sampler_bias.h"
 #include "sampling/survival.h"
 #include "sampling/throttle.h"
 
@@ -188,11 +189,22 @@ static void sampler_track(void *owner, jvmtiEnv *jvmti, JNIEnv *jni, jobject obj
 /* Static like the agent: the callback may read it until the JVM is gone. */
 static hs_sampler sampler;
 
-static void install_sampler(hs_agent *agent, bool attach) {
+/* The mean gap before the first sample of a thread the JVM created before the agent set its
+ * interval (sampler.h): HotSpot's default when attached, the agent's own at startup (set in
+ * Agent_OnLoad), as JDK 11 draws it before sampling is first enabled (sampler_bias.h). */
+static int64_t first_gap_interval(hs_agent *agent, jvmtiEnv *jvmti, bool attach) {
+    char version[128];
+    int feature = hs_jvm_property(jvmti, "java.vm.version", version, sizeof version) == 0
+                      ? hs_java_feature_version(version)
+                      : -1;
+    return hs_first_gap_mean(feature, attach ? HS_JVM_DEFAULT_INTERVAL : agent->opts.interval);
+}
+
+static void install_sampler(hs_agent *agent, jvmtiEnv *jvmti, bool attach) {
     sampler = (hs_sampler){
         .config = {.depth = agent->opts.depth, .threads = agent->opts.threads,
                    .base_interval = agent->opts.interval,
-                   .first_gap_interval = attach ? HS_JVM_DEFAULT_INTERVAL : agent->opts.interval},
+                   .first_gap_interval = first_gap_interval(agent, jvmti, attach)},
         .counters = {.stack_errors = &agent->counters.stack_errors,
                      .truncated = &agent->counters.truncated},
         .stacks = agent->stacks,
@@ -211,7 +223,7 @@ static void install_sampler(hs_agent *agent, bool attach) {
     hs_sampler_install(&sampler);
 }
 
-static int create_tables(hs_agent *agent, bool attach) {
+static int create_tables(hs_agent *agent, jvmtiEnv *jvmti, bool attach) {
     hs_budget b;
     if (plan_budget(&agent->opts, &b) != 0) return -1;
     hs_overflow_init(&agent->overflow, agent->opts.memory);
@@ -236,7 +248,7 @@ static int create_tables(hs_agent *agent, bool attach) {
     if (agent->stacks && agent->samples && agent->symbols &&
         (agent->opts.rate == 0 || agent->throttle) && (!favour_survivors || agent->survival) &&
         (!agent->opts.threads || agent->thread_ids)) {
-        install_sampler(agent, attach);
+        install_sampler(agent, jvmti, attach);
         return 0;
     }
     hs_error("out of memory allocating the sampling tables");
@@ -414,7 +426,7 @@ static jint load_agent(JavaVM *vm, const char *options, bool attach) {
     if (claimed != 0 ||
         check_jvmti(jvmti, (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)agent->opts.interval),
                     "SetHeapSamplingInterval") != 0 ||
-        create_tables(agent, attach) != 0 || register_callbacks(jvmti) != 0 ||
+        create_tables(agent, jvmti, attach) != 0 || register_callbacks(jvmti) != 0 ||
         hs_dumps_init(agent, jvmti) != 0 || hs_http_export_open(agent) != 0 ||
         hs_push_export_open(agent) != 0) {
         free_tables(agent, NULL);

@@ -2,6 +2,7 @@
  * (see sampler_bias.h for the derivation). */
 #include "sampling/sampler_bias.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* The first fixed feature release: JDK-8356372 was integrated in JDK 25. */
@@ -27,6 +28,15 @@ int hs_java_feature_version(const char *version) {
         return second > 0 ? second : -1;
     }
     return first > 0 ? first : -1;
+}
+
+/* The last feature release whose log2 table is filled only when sampling is first enabled
+ * (JDK 11; 17 has a constant table; the releases between are not supported). */
+#define HS_SAMPLER_LAZY_LOG_TABLE_UNTIL 11
+
+int64_t hs_first_gap_mean(int feature, int64_t interval) {
+    if (feature <= 0 || feature > HS_SAMPLER_LAZY_LOG_TABLE_UNTIL) return interval;
+    return (int64_t)llround(2.0 * log(2.0) * (double)interval);
 }
 
 hs_sampler_bias hs_sampler_bias_of(int feature) {

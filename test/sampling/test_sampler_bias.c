@@ -1,4 +1,6 @@
-/* test_sampler_bias.c: which JVM versions get the JDK-8356372 note. */
+/* test_sampler_bias.c: which JVM versions get the JDK-8356372 note, and JDK 11's first
+ * sample gaps. */
+#include <math.h>
 #include <string.h>
 
 #include "sampling/sampler_bias.h"
@@ -28,6 +30,23 @@ static void test_bias_by_feature(void) {
     CU_ASSERT_EQUAL(hs_sampler_bias_of(-1), HS_SAMPLER_UNKNOWN);
 }
 
+/* JDK 11's first gaps of threads created before sampling was enabled: from HotSpot's
+ * formula with a zeroed log2 table, q = (26 random bits) + 1 uniform in [1, 2^26], gap =
+ * (26 - floor(log2 q)) x ln 2 x interval + 1; its exact mean against the agent's. */
+static void test_first_gap_mean(void) {
+    const double interval = 524288;
+    double mean = 0;
+    for (int k = 0; k <= 26; k++) { /* q in [2^k, 2^(k+1)) and at most 2^26 */
+        double first = ldexp(1, k), last = k == 26 ? first : ldexp(1, k + 1) - 1;
+        double p = (last - first + 1) / ldexp(1, 26);
+        mean += p * ((26 - k) * log(2.0) * interval + 1);
+    }
+    CU_ASSERT_DOUBLE_EQUAL((double)hs_first_gap_mean(11, (int64_t)interval), mean, 2.0);
+    CU_ASSERT_EQUAL(hs_first_gap_mean(11, 16384), 22713); /* 2 ln 2 x 16 KiB */
+    int later[] = {17, 21, 25, 0, -1};
+    for (int i = 0; i < 5; i++) CU_ASSERT_EQUAL(hs_first_gap_mean(later[i], 16384), 16384);
+}
+
 static void test_notes(void) {
     char buf[HS_SAMPLER_BIAS_NOTE_MAX];
     CU_ASSERT_EQUAL(hs_sampler_bias_note(HS_SAMPLER_EXACT, 25, buf, sizeof buf), 0);
@@ -54,6 +73,7 @@ void register_tests(void) {
         {"feature release of version strings", test_feature_versions},
         {"JDK 11-24 biased, 25+ exact, unknown said", test_bias_by_feature},
         {"notes", test_notes},
+        {"JDK 11's first gaps before sampling was enabled", test_first_gap_mean},
         CU_TEST_INFO_NULL,
     };
     HS_ADD_SUITE("sampler_bias", tests);
