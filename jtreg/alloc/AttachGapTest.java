@@ -47,8 +47,7 @@ public class AttachGapTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withoutAgent()
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
-                        "-Xmx256m")
+                .selfAttach().jvmFlags("-Xmx256m")
                 .label("attach-gap")
                 .run("AttachGapWorkload", AgentRunner.agentLibrary().toString(),
                         "interval=16k,rate=0,live=false,file=" + PROFILE);

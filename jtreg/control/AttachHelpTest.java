@@ -13,7 +13,7 @@ import heapsampler.Pprof;
 public class AttachHelpTest {
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withoutAgent()
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading")
+                .selfAttach()
                 .label("attach-help")
                 .run("ControlWorkload", AgentRunner.agentLibrary().toString(), "help");
         r.assertNoCrash().assertExitCode(ControlWorkload.EXIT_CODE);

@@ -19,8 +19,7 @@ import java.util.List;
 public class ControlTest {
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withoutAgent()
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
-                        "-Xmx256m")
+                .selfAttach().jvmFlags("-Xmx256m")
                 .label("commands")
                 .run("ControlWorkload", AgentRunner.agentLibrary().toString(), "commands");
         r.assertNoCrash().assertExitCode(ControlWorkload.EXIT_CODE);

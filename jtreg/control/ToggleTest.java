@@ -16,8 +16,7 @@ public class ToggleTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withoutAgent()
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
-                        "-Xmx512m")
+                .selfAttach().jvmFlags("-Xmx512m")
                 .label("toggle")
                 .run("ControlWorkload", AgentRunner.agentLibrary().toString(), "toggle",
                         Integer.toString(TOGGLES));

@@ -32,8 +32,7 @@ public class PathsBudgetTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withAgent("file=exit.pb.gz")
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
-                        "-Xmx1g", "-Xms1g")
+                .selfAttach().jvmFlags("-Xmx1g", "-Xms1g")
                 .label("budget")
                 .run("PathsBudget", AgentRunner.agentLibrary().toString(), "now.pb.gz", "500ms",
                         "long.pb.gz");

@@ -24,8 +24,7 @@ public class PathsTest {
 
     public static void main(String[] args) throws Exception {
         AgentRunner.Result r = AgentRunner.withAgent("interval=16k,log=info,file=exit.pb.gz")
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading",
-                        "-Xmx256m")
+                .selfAttach().jvmFlags("-Xmx256m")
                 .label("paths")
                 .run("LeakPaths", AgentRunner.agentLibrary().toString(), "now.pb.gz");
         r.assertNoCrash().assertExitCode(0).assertStdoutContains("OK paths");

@@ -73,7 +73,7 @@ public class LoadTwiceTest {
     static void attachToTheOtherCopy() throws Exception {
         Path copy = copyOfTheLibrary("attach-copy");
         AgentRunner.Result r = AgentRunner.withAgent("file=original.pb.gz").label("attach-copy")
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading")
+                .selfAttach()
                 .run("AttachCopy", copy.toString(), "status");
         r.assertNoCrash().assertExitCode(5).assertStdoutContains("OK");
         r.assertStdoutContains("heapsampler: state: running");
@@ -105,7 +105,7 @@ public class LoadTwiceTest {
     static void attachBesideAnotherHeapProfiler() throws Exception {
         AgentRunner.Result r = AgentRunner.withoutAgent().label("attach-beside-other-profiler")
                 .agent(otherProfiler(), null)
-                .jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading")
+                .selfAttach()
                 .run("AttachCopy", AgentRunner.agentLibrary().toString(), "file=heap.pb.gz");
         r.assertNoCrash().assertExitCode(5).assertStdoutContains("REFUSED");
         r.assertStdoutContains("AttachCopy: done");

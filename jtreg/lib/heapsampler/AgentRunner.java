@@ -82,6 +82,13 @@ public final class AgentRunner {
         return this;
     }
 
+    /** Lets the child attach an agent to itself, as jcmd would from outside (the attach API's
+     * loadAgentPath on its own pid; JDK 21+ warns of dynamically loaded agents without the
+     * second flag). */
+    public AgentRunner selfAttach() {
+        return jvmFlags("-Djdk.attach.allowAttachSelf=true", "-XX:+EnableDynamicAgentLoading");
+    }
+
     /** JVM flags placed after the agent options (so they win over the inherited ones). */
     public AgentRunner jvmFlags(String... flags) {
         jvmFlags.addAll(Arrays.asList(flags));
