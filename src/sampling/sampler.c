@@ -123,11 +123,11 @@ static _Thread_local int64_t gap_interval HS_TLS_FAST;
  * weight at 16k counted as 16 KiB: a retained set of 6 MB read 0.6-0.75 of itself in
  * about one run in six on JDK 17. Read at every callback, kept or not: the rate cap may
  * change the interval between two samples of a thread (throttle.h), and a weight paired
- * with the wrong interval would be off by their ratio. Carrier: the gap is drawn and counted down
- * by the ThreadHeapSampler of the JavaThread that allocates, whose TLAB the allocation
- * comes from (MemAllocator: _thread->heap_sampler().check_for_sampling), and a virtual
- * thread allocates through its carrier's JavaThread: the gap runs across the virtual
- * threads the carrier mounts, so the interval it was drawn at is the carrier's. */
+ * with the wrong interval would be off by their ratio. Carrier: the gap is drawn and
+ * counted down by the ThreadHeapSampler of the JavaThread that allocates, whose TLAB the
+ * allocation comes from (MemAllocator: _thread->heap_sampler().check_for_sampling), and a
+ * virtual thread allocates through its carrier's JavaThread: the gap runs across the
+ * virtual threads the carrier mounts, so the interval it was drawn at is the carrier's. */
 static int64_t interval_drawn_at(const hs_sampler *sampler) {
     int64_t now = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
     int64_t first = sampler->config.first_gap_interval;
@@ -190,7 +190,8 @@ void JNICALL hs_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     const hs_sampler *sampler = atomic_load_explicit(&installed, memory_order_acquire);
     /* Always: an OS thread that attached to the JVM before (JNI) is a new JavaThread, with
      * a new gap, each time. */
-    if (sampler) gap_interval = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
+    if (sampler)
+        gap_interval = atomic_load_explicit(sampler->sampling_interval, memory_order_relaxed);
 }
 
 void JNICALL hs_on_sampled_object_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
