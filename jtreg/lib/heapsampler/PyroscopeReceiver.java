@@ -257,6 +257,11 @@ public final class PyroscopeReceiver implements AutoCloseable {
                     answer(ex, problem == null ? 200 : 400, problem == null ? "" : problem);
                 } else if (m == Mode.TRICKLE_200) {
                     ex.sendResponseHeaders(200, 64);
+                    /* The status line goes out now, before any byte of the body: the mode may
+                     * change before the first one, and a connection closed with the line
+                     * still buffered reads "Empty reply" to the client, which rightly sends
+                     * the window again although it was recorded here as answered. */
+                    ex.getResponseBody().flush();
                     for (int i = 0; i < 64 && mode == Mode.TRICKLE_200; i++) {
                         ex.getResponseBody().write('.');
                         ex.getResponseBody().flush(); /* fails once the client has gone */
