@@ -380,12 +380,15 @@ static int register_callbacks(jvmtiEnv *jvmti) {
                                                        NULL),
                     "enabling VMDeath") != 0)
         return -1;
-    /* Not fatal: without it a thread's first sample is weighted at the interval of its
-     * first callback (sampler.c, interval_drawn_at). */
-    check_jvmti(jvmti,
-                (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START,
-                                                   NULL),
-                "enabling ThreadStart");
+    /* Not fatal: without it no thread's first gap is known, and each first sample is
+     * weighed at the interval of its callback, as before ThreadStart was used (first gaps
+     * weighed at first_gap_interval would make every thread started later count its first
+     * sample for 512 KiB). Sampling is not on yet: the callbacks cannot see the change. */
+    if (check_jvmti(jvmti,
+                    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
+                                                       JVMTI_EVENT_THREAD_START, NULL),
+                    "enabling ThreadStart") != 0)
+        sampler.config.first_gap_interval = 0;
     return 0;
 }
 
