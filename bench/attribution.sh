@@ -39,6 +39,7 @@
 # its interval) by as much as 17 % with the machine's speed. Each heapsampler
 # configuration is then compared with the minimal agent walking as many stacks as it kept.
 #
+# The order of the configurations rotates from one round to the next.
 # Knobs (environment): RUNS=3  ALLOCMIX_STEPS=48000000  MINIMAL_INTERVAL=8m  JAVA_HOME=<JDK>
 #                      MINIMAL_INTERVAL2=20m  WORK=/tmp/heapsampler-bench  VARIANTS=""
 # Needs perf (Debian: linux-perf) with permission to profile the processes it starts.
@@ -111,12 +112,25 @@ for variant in ${VARIANTS:-}; do
 done
 for name in "${HS_NAMES[@]}"; do note "heapsampler configuration $name"; done
 
+# Every configuration of a round, in the order of the first round.
+NAMES=(floor minimal)
+ARGS=("-agentpath:$FLOOR=mode=nop,interval=512k" "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL")
+if [ -n "$MINIMAL_INTERVAL2" ]; then
+    NAMES+=(minimal2)
+    ARGS+=("-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL2")
+fi
+NAMES+=("${HS_NAMES[@]}")
+ARGS+=("${HS_ARGS[@]}")
+# Each round starts one configuration later than the one before: with a fixed order,
+# heapsampler's hook read 2-12 % above that of the same hook in the configuration after it
+# in three batches of 6-10 rounds (what runs before a run, or where it falls in the round,
+# weighs on it); rotated, every configuration takes every place equally often when RUNS
+# is a multiple of their number.
 for run in $(seq 1 "$RUNS"); do
-    profile_run floor "-agentpath:$FLOOR=mode=nop,interval=512k" "$run"
-    profile_run minimal "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL" "$run"
-    [ -z "$MINIMAL_INTERVAL2" ] ||
-        profile_run minimal2 "-agentpath:$FLOOR=mode=weak,interval=$MINIMAL_INTERVAL2" "$run"
-    for i in "${!HS_NAMES[@]}"; do profile_run "${HS_NAMES[$i]}" "${HS_ARGS[$i]}" "$run"; done
+    for j in "${!NAMES[@]}"; do
+        i=$(((j + run - 1) % ${#NAMES[@]}))
+        profile_run "${NAMES[$i]}" "${ARGS[$i]}" "$run"
+    done
 done
 
 awk -F'\t' 'NR > 1 {

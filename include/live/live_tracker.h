@@ -67,6 +67,8 @@ typedef struct hs_live_view {
     const char *gc_name;
     uint32_t level;               /* live table thinning level */
     uint32_t tracked;             /* entries in the table */
+    uint64_t sweeps;              /* sweeps after a GC so far (sweep_pace.h: fewer than the
+                                   * GCs when they come faster than ten a second) */
     uint32_t humongous_tracked;   /* G1 humongous objects tracked by identity */
     int humongous_known;          /* their reachability pass succeeded */
     uint32_t nhistory;

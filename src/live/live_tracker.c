@@ -12,6 +12,7 @@
 #include "live/humongous.h"
 #include "live/live_age.h"
 #include "live/live_table.h"
+#include "live/sweep_pace.h"
 #include "base/log.h"
 #include "base/wall_clock.h"
 #include "sampling/sample_table.h"
@@ -53,6 +54,7 @@ typedef struct hs_live_tracker {
     hs_gc_counters counters; /* CollectedHeap's collection counts, read in the GC callback */
     hs_liveness liveness;    /* which samples a complete marking judged (liveness.h) */
     uint32_t markings_logged; /* sweeper: markings already logged */
+    hs_sweep_pace pace;       /* whether a GC wakes the sweeper at once (sweep_pace.h) */
 } hs_live_tracker;
 
 /* Set on a thread while it holds the tracker's locks or reads the heap figure (the sweeper
@@ -149,10 +151,10 @@ void hs_live_track(hs_live_tracker *t, jvmtiEnv *jvmti, JNIEnv *jni, jobject obj
 /* --- GC events and the sweeper ---------------------------------------------------------- */
 
 /* GC callback: did this collection complete a marking? Plain loads only, no I/O. */
-static void note_marking(hs_live_tracker *t, uint32_t epoch) {
+static bool note_marking(hs_live_tracker *t, uint32_t epoch) {
     uint32_t total, full;
-    if (hs_gc_counters_read(&t->counters, &total, &full))
-        hs_liveness_on_gc(&t->liveness, epoch, total, full);
+    return hs_gc_counters_read(&t->counters, &total, &full) &&
+           hs_liveness_on_gc(&t->liveness, epoch, total, full) != HS_MARKING_NONE;
 }
 
 /* Sweeper: one debug line per complete marking seen since the last sweep. */
@@ -167,13 +169,18 @@ static void log_new_markings(hs_live_tracker *t) {
 
 void hs_live_on_gc_start(hs_live_tracker *t) { hs_liveness_on_gc_start(&t->liveness); }
 
-void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
-    note_marking(t, epoch);
-    /* Raw monitors are among the few things a GC callback may use. */
+static void wake_sweeper(hs_live_tracker *t, jvmtiEnv *jvmti) {
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") == 0) {
         monitor_call((*jvmti)->RawMonitorNotifyAll(jvmti, t->wake), "notify");
         monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
     }
+}
+
+void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
+    bool marking = note_marking(t, epoch);
+    /* Under fast GCs a plain one waits for the sweep the sweeper makes when the hold ends
+     * (sweep_pace.h). Raw monitors are among the few things a GC callback may use. */
+    if (hs_sweep_pace_gc(&t->pace, hs_monotonic_nanos(), marking)) wake_sweeper(t, jvmti);
 }
 
 typedef struct {
@@ -313,17 +320,29 @@ static jlong next_poll_ms(hs_live_tracker *t) {
     return hs_live_table_poll_ms(t->table, rate);
 }
 
-/* Waits for a GC epoch newer than *seen, or for the table to need thinning. Returns 1 to
- * sweep (with *seen updated), 0 to stop. */
+/* How long the sweeper may wait now (ms; 0: work to do): a GC newer than `seen` waits
+ * while the pace holds it, and with none the sleep ends when the hold does, so that a GC
+ * held meanwhile (it woke nobody) is swept then. */
+static jlong wait_ms(hs_live_tracker *t, uint32_t seen) {
+    if (hs_live_table_thin_pending(t->table)) return 0;
+    int64_t now = hs_monotonic_nanos();
+    if (atomic_load(t->config.gc_epoch) == seen)
+        return hs_sweep_pace_sleep_ms(&t->pace, now, next_poll_ms(t));
+    int64_t held = hs_sweep_pace_wait(&t->pace, now);
+    return (held + 999999) / 1000000;
+}
+
+/* Waits for a GC epoch newer than *seen (as the pace allows), or for the table to need
+ * thinning. Returns 1 to sweep (with *seen updated), 0 to stop. */
 static int wait_for_work(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
     if (monitor_call((*jvmti)->RawMonitorEnter(jvmti, t->wake), "enter") != 0) return 0;
-    uint32_t epoch;
-    while (!t->stop && (epoch = atomic_load(t->config.gc_epoch)) == *seen &&
-           !hs_live_table_thin_pending(t->table))
-        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, next_poll_ms(t)), "wait") != 0)
+    jlong ms;
+    while (!t->stop && (ms = wait_ms(t, *seen)) > 0)
+        if (monitor_call((*jvmti)->RawMonitorWait(jvmti, t->wake, ms), "wait") != 0)
             t->stop = 1;
     int go_on = !t->stop;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
+    if (atomic_load(t->config.gc_epoch) != *seen) hs_sweep_pace_begin(&t->pace, hs_monotonic_nanos());
     *seen = atomic_load(t->config.gc_epoch);
     return go_on;
 }
@@ -425,6 +444,7 @@ static hs_live_tracker *create_tracker(const hs_live_config *config, jvmtiEnv *j
     t->humongous = create_humongous(jvmti, t->heap, seed);
     t->growth = hs_growth_create(); /* NULL: no growth ranking, nothing else lost */
     start_liveness(t, jvmti);
+    hs_sweep_pace_init(&t->pace);
     if (!t->table || !t->heap ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler wake", &t->wake) != JVMTI_ERROR_NONE ||
         (*jvmti)->CreateRawMonitor(jvmti, "heapsampler sweep", &t->sweep_lock) != JVMTI_ERROR_NONE) {
@@ -652,6 +672,7 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
     hs_live_table_stats(t->table, &stats);
     view->level = stats.level;
     view->tracked = stats.occupancy;
+    view->sweeps = t->pace.sweeps;
     view->gc_name = hs_heap_usage_gc_name(t->heap);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     busy_here = was_busy;
@@ -771,6 +792,8 @@ int hs_live_force_collection(hs_live_slot *slot, JNIEnv *jni, int wait_ms) {
     }
     uint32_t after = atomic_load_explicit(t->config.gc_epoch, memory_order_acquire);
     hs_liveness_forced(&t->liveness, before, after);
+    hs_sweep_pace_urge(&t->pace); /* swept at once: this dump waits for it */
+    wake_sweeper(t, jvmti);
     for (int waited = 0; waited < wait_ms; waited += 10) {
         uint32_t swept = swept_epoch(t, jvmti);
         if (swept == UINT32_MAX || (int32_t)(swept - after) >= 0) break;

@@ -22,6 +22,7 @@
 #include "base/wall_clock.h"
 #include "live/live_tracker.h"
 #include "live/liveness.h"
+#include "live/sweep_pace.h"
 #include "sampling/overflow.h"
 #include "sampling/ptr_map.h"
 #include "sampling/sample_table.h"
@@ -498,9 +499,12 @@ static void add_live_comments(hs_profile *p, const hs_live_view *view,
                            "live tracking: %u entries (sampled objects followed at this dump), "
                            "thinning level %u (1 in %llu samples tracked, each counting for "
                            "that many); %llu samples found no room and were extrapolated from "
-                           "their site's tracked samples",
+                           "their site's tracked samples; %llu sweeps of the table after GCs "
+                           "(when GCs come faster than one per %d ms, a GC waits up to that "
+                           "long for the next sweep, unless it completed a marking)",
                            view->tracked, view->level, 1ULL << view->level,
-                           (unsigned long long)untracked);
+                           (unsigned long long)untracked, (unsigned long long)view->sweeps,
+                           (int)(HS_SWEEP_SPACING_NS / 1000000));
     if (view->peak_nanos)
         hs_profile_add_comment(p,
                                "peak: inuse as of the GC after which the heap was highest in the "
