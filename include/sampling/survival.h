@@ -41,6 +41,14 @@
 #define HS_SURVIVAL_AGE 2       /* GCs a tracked sample must live through to count as survived */
 #define HS_SURVIVAL_MAX 8.0     /* the highest factor (the lowest is 1) */
 #define HS_SURVIVAL_PRIOR 4.0   /* pseudo-samples at the overall fraction, per slot */
+/* Survivors learned before the selectivity is judged (1 until then): it is a ratio of means
+ * over the survivors, known to about 1/sqrt(n) at best, and early in a run the few that
+ * have survived two GCs are mostly in a handful of small slots (the program's startup)
+ * whose factors are high: a program with nothing to choose among read 1.5-1.95 on its first
+ * 5-20 survivors and 1.0-1.2 later, and the interval control followed it into its
+ * selective band and back (RateBudgetTest). At 100, a reading of 1.5 is 5 standard errors
+ * from 1. */
+#define HS_SURVIVAL_EVIDENCE 100
 #define HS_SURVIVAL_MEMORY 256.0 /* a slot's outcomes are halved past this many */
 
 typedef struct hs_survival hs_survival;
@@ -83,8 +91,8 @@ typedef struct {
 void hs_survival_stats_read(const hs_survival *s, hs_survival_stats *out);
 
 /* How much the factors favour what survives: the mean factor of the offers whose objects
- * survive over the mean factor of all offers, as of the last publication (1 before any, or
- * for NULL). Estimated from the learned outcomes per slot: a slot's kept samples stand for
+ * survive over the mean factor of all offers, as of the last publication (1 before any,
+ * before HS_SURVIVAL_EVIDENCE survivors, or for NULL). Estimated from the learned outcomes per slot: a slot's kept samples stand for
  * about 1/f as many offers of its factor f (exact while the cap keeps few: q ~ f p). 1 when
  * every offer has the same factor, or survivors are spread over the factors like the
  * offers: then the offers beyond those kept buy nothing; it is the most the survivors'

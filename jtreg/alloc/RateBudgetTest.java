@@ -20,15 +20,20 @@ import java.util.regex.Pattern;
 /*
  * Why the band cannot flake. The workload offers 200 a second at 512k (100 MB/s of
  * byte[1000]); its churned and retained arrays share a class and size, so the survival
- * factors favour nothing and the control aims at offers 1.25 times the rate: it lowers the
+ * factors favour nothing (the JVM's own survivors in other slots are too few to be judged:
+ * HS_SURVIVAL_EVIDENCE in survival.h) and the control aims at offers 1.25 times the rate: it lowers the
  * interval after 2 s of f = 5 by 2^2.75 (to 78 KiB: 1,310 offers a second, f = 0.76) and
  * keeps it there (nothing changes while f stays in [1/2, 1]; were the machine to slow the
  * paced workload by a quarter for two whole seconds, it would lower it once more). From then on
  * the program offers more than the rate, the bucket settles at its reserve and p is set
  * every 20 ms so that it is spent at the rate: kept = 1,000 x the window, plus the change
  * of the bucket over it (it holds 250 +- a few tokens at the reserve). The window is
- * between the periodic dumps at about 8 and 12 s (dump_period=4s), after the change at
- * about 2 s and the loan of the full bucket (spent within a second): 4,000 +- ~100 kept.
+ * between the periodic dumps at about 12 and 16 s (dump_period=4s), after the change at
+ * about 2 s and the loan of the full bucket: 4,000 +- ~100 kept. The loan takes a while
+ * when the offers land near the rate: the rounding to whole steps may leave 91 KiB
+ * (1,080-1,380 offers a second), and the full bucket's 1,000 tokens above its reserve then
+ * last 3-12 s; in a window of 8-12 s one run kept 4,329 (the bucket went from 597 to
+ * 268), close to the band's edge.
  * The estimates: as in RateBandTest, an object counts 1/(p_j p_t), p_j at the highest
  * interval of the run (512k) bounds every object's, and the cap's mean 1/p over the offers
  * (which are densest after the change, where p_t is lowest) bounds the mean over the
@@ -38,19 +43,18 @@ import java.util.regex.Pattern;
 public class RateBudgetTest {
     static final long DEFAULT_INTERVAL = 512 * 1024;
     static final double OFFERS = 200;
-    static final double SECONDS = 14;
+    static final double SECONDS = 18;
     // Lowered once from the default, or twice: a second step when the survival factors
     // come to favour survivors and the control aims at twice the offers ("lowered from
     // 76 KiB: offers 1375/s under 1.4 x rate 1000/s: too few for the survival factors ...").
-    // Or raised again within the budget: the factors learn from few outcomes at first, and
-    // a selectivity that falls back under 1.25 returns the control to the plain band, whose
-    // aim is 1.25 offers per kept sample ("raised from 45 KiB: offers 2285/s over 2 x rate
-    // 1000/s", 1 run of 3 on JDK 25): the interval stays under a quarter of the default,
-    // never above it, and the kept rate and the estimates are judged the same.
+    // Never raised again: the selectivity is taken as 1 until 100 survivors (survival.h), so
+    // the few survivors of the first seconds, in small slots of high factor, no longer send
+    // the control into its selective band and back ("raised from 45 KiB: offers 2285/s over
+    // 2 x rate 1000/s", 1 run of 3 on JDK 25 before that rule).
     static final Pattern WHY = Pattern.compile(
-            "rate cap: interval (\\d+) KiB \\((?:lowered|raised) from (?:the default )?\\d+ KiB: offers "
-                    + "(\\d+)/s (?:under|over) [^)]*rate 1000/s[^)]*\\); it follows the budget between 16 "
-                    + "KiB \\(the lowest without interval=\\)");
+            "rate cap: interval (\\d+) KiB \\(lowered from (?:the default )?\\d+ KiB: offers (\\d+)/s "
+                    + "under [^)]*rate 1000/s[^)]*\\); it follows the budget between 16 KiB \\(the lowest "
+                    + "without interval=\\)");
     static final Pattern INTERVAL_LINE = Pattern.compile(
             "JVM sampling interval (\\d+) \\(configured (\\d+), highest (\\d+)\\), changed (\\d+) times "
                     + "\\((\\d+) raised, (\\d+) lowered\\)");
@@ -99,10 +103,10 @@ public class RateBudgetTest {
         return m;
     }
 
-    /** The kept rate between the periodic dumps at about 8 and 12 s: 900-1,100 a second. */
+    /** The kept rate between the periodic dumps at about 12 and 16 s: 900-1,100 a second. */
     static void keptRate(AgentRunner.Result r, List<String> failures) throws Exception {
-        Matcher first = find(r, RateCapTest.KEPT_LINE, comments(r, "budget-2.pb.gz"));
-        Matcher second = find(r, RateCapTest.KEPT_LINE, comments(r, "budget-3.pb.gz"));
+        Matcher first = find(r, RateCapTest.KEPT_LINE, comments(r, "budget-3.pb.gz"));
+        Matcher second = find(r, RateCapTest.KEPT_LINE, comments(r, "budget-4.pb.gz"));
         long kept = Long.parseLong(second.group(2)) - Long.parseLong(first.group(2));
         double seconds = Double.parseDouble(second.group(4)) - Double.parseDouble(first.group(4));
         double rate = kept / seconds;

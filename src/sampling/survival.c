@@ -113,7 +113,9 @@ void hs_survival_publish(hs_survival *s) {
         if (c->total > 0) add_to_selectivity(&sums, c, (double)f / FACTOR_ONE);
     }
     atomic_store_explicit(&s->highest, highest, memory_order_relaxed);
-    atomic_store_explicit(&s->selectivity, (uint32_t)lround(selectivity_of(&sums) * FACTOR_ONE),
+    bool judged = atomic_load_explicit(&s->survivors, memory_order_relaxed) >= HS_SURVIVAL_EVIDENCE;
+    double selectivity = judged ? selectivity_of(&sums) : 1;
+    atomic_store_explicit(&s->selectivity, (uint32_t)lround(selectivity * FACTOR_ONE),
                           memory_order_relaxed);
 }
 
@@ -146,12 +148,16 @@ size_t hs_survival_format_status(const hs_survival *s, char *buf, size_t len) {
                                 "survival factors: off (survival=false, live=false or rate=0)");
     hs_survival_stats st;
     hs_survival_stats_read(s, &st);
+    char early[64] = "";
+    if (st.survived < HS_SURVIVAL_EVIDENCE)
+        snprintf(early, sizeof early, " (taken as 1 until %d survivors)", HS_SURVIVAL_EVIDENCE);
     int n = snprintf(buf, len,
                      "survival factors: the rate cap keeps a sample with probability "
                      "1-(1-p)^f, f from 1 to %.0f by its class and size (highest now %.2f), "
                      "learned from %llu tracked samples (%llu survived %d GCs) in %u slots; "
-                     "survivors' factor %.2f times the offers' on average",
+                     "survivors' factor %.2f times the offers' on average%s",
                      HS_SURVIVAL_MAX, st.highest, (unsigned long long)st.outcomes,
-                     (unsigned long long)st.survived, HS_SURVIVAL_AGE, st.slots, st.selectivity);
+                     (unsigned long long)st.survived, HS_SURVIVAL_AGE, st.slots, st.selectivity,
+                     early);
     return n > 0 ? (size_t)n : 0;
 }

@@ -126,6 +126,25 @@ static void test_selectivity(void) {
     hs_survival_destroy(s);
 }
 
+/* Too few survivors to judge: a handful in a small slot of high factor (a program's startup)
+ * reads as 1 until HS_SURVIVAL_EVIDENCE have survived, and the status says so. */
+static void test_selectivity_waits_for_evidence(void) {
+    hs_survival *s = hs_survival_create();
+    for (int i = 0; i < 1000; i++) hs_survival_learn(s, 9, 64, false);
+    for (int i = 0; i < 10; i++) hs_survival_learn(s, 7, 1024, true);
+    hs_survival_publish(s);
+    CU_ASSERT_EQUAL(hs_survival_selectivity(s), 1.0);
+    char status[512];
+    hs_survival_format_status(s, status, sizeof status);
+    CU_ASSERT_PTR_NOT_NULL(strstr(status, "(taken as 1 until 100 survivors)"));
+    for (int i = 10; i < HS_SURVIVAL_EVIDENCE; i++) hs_survival_learn(s, 7, 1024, true);
+    hs_survival_publish(s);
+    CU_ASSERT(hs_survival_selectivity(s) > 1.5);
+    hs_survival_format_status(s, status, sizeof status);
+    CU_ASSERT_PTR_NULL(strstr(status, "taken as 1"));
+    hs_survival_destroy(s);
+}
+
 static void test_counts_forget_the_past(void) {
     hs_survival *s = hs_survival_create();
     for (int i = 0; i < 1000; i++) hs_survival_learn(s, 7, 1024, true);
@@ -315,6 +334,7 @@ void register_tests(void) {
         {"counts forget the past", test_counts_forget_the_past},
         {"learning by a sample's slot", test_learn_by_slot},
         {"selectivity", test_selectivity},
+        {"selectivity waits for evidence", test_selectivity_waits_for_evidence},
         {"the sweeper's outcomes", test_outcomes},
         {"status line", test_status_line},
         {"below the rate: all kept, whatever the factors", test_below_the_rate_keeps_all},
