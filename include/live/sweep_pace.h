@@ -8,9 +8,11 @@
  * about half of the sweeper's CPU time. So when GCs come faster than HS_SWEEP_SPACING_NS
  * apart, a plain GC that ends less than HS_SWEEP_SPACING_NS after the last sweep began
  * wakes nobody: the sweeper looks again when that much time has passed, and one sweep
- * then covers every GC since. Nothing is lost by it: a weak ref cleared by an earlier GC
- * stays cleared, survival outcomes count GC epochs, not sweeps, and every dump judges the
- * table itself. What a held GC does not get is its own growth point, history entry and
+ * then covers every GC since. Nothing is lost for the estimates: a weak ref cleared by an
+ * earlier GC stays cleared, and every dump judges the table itself. Survival outcomes count
+ * GC epochs, but a sample that lived through its HS_SURVIVAL_AGE GCs and died before the
+ * sweep counts as died young: the factors, which only steer which offers the cap keeps
+ * (never what a kept sample weighs), learn a little less exactly. What a held GC does not get is its own growth point, history entry and
  * peak check: the GCs horizon, the history and the peak are those of the GCs swept.
  *
  * A GC that completed a marking never waits (the confirmed figures change only then),
