@@ -12,14 +12,17 @@
  * earlier GC stays cleared, and every dump judges the table itself. Survival outcomes count
  * GC epochs, but a sample that lived through its HS_SURVIVAL_AGE GCs and died before the
  * sweep counts as died young: the factors, which only steer which offers the cap keeps
- * (never what a kept sample weighs), learn a little less exactly. What a held GC does not get is its own growth point, history entry and
- * peak check: the GCs horizon, the history and the peak are those of the GCs swept.
+ * (never what a kept sample weighs), learn a little less exactly. What a held GC does not
+ * get is its own growth point, history entry and peak check: the GCs horizon, the history
+ * and the peak are those of the GCs swept.
  *
  * A GC that completed a marking never waits (the confirmed figures change only then),
- * nor does a forced collection: a dump is waiting for it.
+ * nor does a forced collection (a dump is waiting for it), nor any GC of a collector whose
+ * markings cannot be told (the live tracker passes those as urgent).
  *
  * Pure: times are monotonic nanoseconds given by the caller. hold_until is read by the
- * GC callback and written by the sweeper; the rest belongs to the sweeper. */
+ * GC callback and written by the sweeper, urgent is set by either and cleared by the
+ * sweeper, sweeps is read by dumps; last_start belongs to the sweeper. */
 #ifndef HS_SWEEP_PACE_H
 #define HS_SWEEP_PACE_H
 
@@ -35,16 +38,16 @@ typedef struct {
     _Atomic int64_t hold_until; /* a plain GC before this wakes nobody (0: none held) */
     atomic_bool urgent;         /* a marking or a forced collection waits to be swept */
     int64_t last_start;         /* sweeper: when the last sweep began (0: none yet) */
-    uint64_t sweeps;            /* sweeper: sweeps after a GC */
+    _Atomic uint64_t sweeps;    /* sweeps after a GC (hs_sweep_pace_sweeps) */
 } hs_sweep_pace;
 
 void hs_sweep_pace_init(hs_sweep_pace *p);
 
 /* Sweeper, as a sweep after a GC begins at `now`, before it reads the GC epoch it will
- * sweep to (an urge that comes later then stays for the next sweep). The next plain GC is held until
- * now + HS_SWEEP_SPACING_NS when the previous sweep began less than twice that before
- * (GCs are coming fast); otherwise nothing is held and a GC wakes the sweeper at once,
- * as always. */
+ * sweep to (an urge that comes later then stays for the next sweep). The next plain GC is
+ * held until now + HS_SWEEP_SPACING_NS when the previous sweep began less than twice that
+ * before (GCs are coming fast); otherwise nothing is held and a GC wakes the sweeper at
+ * once, as always. */
 void hs_sweep_pace_begin(hs_sweep_pace *p, int64_t now);
 
 /* GC callback: whether this GC, ending at `now`, wakes the sweeper now. A GC that
@@ -54,13 +57,16 @@ bool hs_sweep_pace_gc(hs_sweep_pace *p, int64_t now, bool completed_marking);
 /* A forced collection: its GC is swept at once, held or not. */
 void hs_sweep_pace_urge(hs_sweep_pace *p);
 
-/* Sweeper, with a GC not yet swept: nanoseconds it may still wait before sweeping it
- * (0: sweep now). */
-int64_t hs_sweep_pace_wait(const hs_sweep_pace *p, int64_t now);
+/* Sweeper, with a GC not yet swept: milliseconds it may still wait before sweeping it,
+ * rounded up (0: sweep now). */
+int64_t hs_sweep_pace_wait_ms(const hs_sweep_pace *p, int64_t now);
 
 /* Sweeper, with no GC to sweep: the longest it may sleep, in milliseconds, so as to be
  * awake when the hold ends (a GC held meanwhile wakes nobody); `poll_ms` when nothing is
  * held. */
 int64_t hs_sweep_pace_sleep_ms(const hs_sweep_pace *p, int64_t now, int64_t poll_ms);
+
+/* Sweeps after a GC so far (any thread). */
+uint64_t hs_sweep_pace_sweeps(const hs_sweep_pace *p);
 
 #endif

@@ -92,10 +92,10 @@ void hs_survival_stats_read(const hs_survival *s, hs_survival_stats *out);
 
 /* How much the factors favour what survives: the mean factor of the offers whose objects
  * survive over the mean factor of all offers, as of the last publication (1 before any,
- * before HS_SURVIVAL_EVIDENCE survivors, or for NULL). Estimated from the learned outcomes per slot: a slot's kept samples stand for
- * about 1/f as many offers of its factor f (exact while the cap keeps few: q ~ f p). 1 when
- * every offer has the same factor, or survivors are spread over the factors like the
- * offers: then the offers beyond those kept buy nothing; it is the most the survivors'
+ * before HS_SURVIVAL_EVIDENCE survivors, or for NULL). Estimated from the learned outcomes
+ * per slot: a slot's kept samples stand for about 1/f as many offers of its factor f
+ * (exact while the cap keeps few: q ~ f p). 1 when every offer has the same factor, or
+ * survivors are spread over the factors like the offers: then the offers beyond those kept buy nothing; it is the most the survivors'
  * share of the kept samples can grow over their share of the offers. */
 double hs_survival_selectivity(const hs_survival *s);
 

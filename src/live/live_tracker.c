@@ -179,8 +179,12 @@ static void wake_sweeper(hs_live_tracker *t, jvmtiEnv *jvmti) {
 void hs_live_on_gc(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t epoch) {
     bool marking = note_marking(t, epoch);
     /* Under fast GCs a plain one waits for the sweep the sweeper makes when the hold ends
-     * (sweep_pace.h). Raw monitors are among the few things a GC callback may use. */
-    if (hs_sweep_pace_gc(&t->pace, hs_monotonic_nanos(), marking)) wake_sweeper(t, jvmti);
+     * (sweep_pace.h); where markings cannot be told (ZGC, Shenandoah) none is plain: any
+     * GC may be the one an OutOfMemoryError's profile or the peak needs (OomTest#Z read a
+     * peak of 1 GC swept in 10). Raw monitors are among the few things a GC callback may
+     * use. */
+    bool urgent = marking || !hs_liveness_supported(&t->liveness);
+    if (hs_sweep_pace_gc(&t->pace, hs_monotonic_nanos(), urgent)) wake_sweeper(t, jvmti);
 }
 
 typedef struct {
@@ -328,8 +332,7 @@ static jlong wait_ms(hs_live_tracker *t, uint32_t seen) {
     int64_t now = hs_monotonic_nanos();
     if (atomic_load(t->config.gc_epoch) == seen)
         return hs_sweep_pace_sleep_ms(&t->pace, now, next_poll_ms(t));
-    int64_t held = hs_sweep_pace_wait(&t->pace, now);
-    return (held + 999999) / 1000000;
+    return hs_sweep_pace_wait_ms(&t->pace, now);
 }
 
 /* Waits for a GC epoch newer than *seen (as the pace allows), or for the table to need
@@ -342,7 +345,8 @@ static int wait_for_work(hs_live_tracker *t, jvmtiEnv *jvmti, uint32_t *seen) {
             t->stop = 1;
     int go_on = !t->stop;
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->wake), "exit");
-    if (atomic_load(t->config.gc_epoch) != *seen) hs_sweep_pace_begin(&t->pace, hs_monotonic_nanos());
+    if (atomic_load(t->config.gc_epoch) != *seen)
+        hs_sweep_pace_begin(&t->pace, hs_monotonic_nanos());
     *seen = atomic_load(t->config.gc_epoch);
     return go_on;
 }
@@ -672,7 +676,7 @@ int hs_live_collect_when(hs_live_slot *slot, JNIEnv *jni, uint32_t nbuckets, hs_
     hs_live_table_stats(t->table, &stats);
     view->level = stats.level;
     view->tracked = stats.occupancy;
-    view->sweeps = t->pace.sweeps;
+    view->sweeps = hs_sweep_pace_sweeps(&t->pace);
     view->gc_name = hs_heap_usage_gc_name(t->heap);
     monitor_call((*jvmti)->RawMonitorExit(jvmti, t->sweep_lock), "exit");
     busy_here = was_busy;

@@ -5,7 +5,7 @@ void hs_sweep_pace_init(hs_sweep_pace *p) {
     atomic_init(&p->hold_until, 0);
     atomic_init(&p->urgent, false);
     p->last_start = 0;
-    p->sweeps = 0;
+    atomic_init(&p->sweeps, 0);
 }
 
 void hs_sweep_pace_begin(hs_sweep_pace *p, int64_t now) {
@@ -14,7 +14,7 @@ void hs_sweep_pace_begin(hs_sweep_pace *p, int64_t now) {
                           memory_order_relaxed);
     atomic_store_explicit(&p->urgent, false, memory_order_seq_cst);
     p->last_start = now;
-    p->sweeps++;
+    atomic_fetch_add_explicit(&p->sweeps, 1, memory_order_relaxed);
 }
 
 bool hs_sweep_pace_gc(hs_sweep_pace *p, int64_t now, bool completed_marking) {
@@ -26,16 +26,21 @@ void hs_sweep_pace_urge(hs_sweep_pace *p) {
     atomic_store_explicit(&p->urgent, true, memory_order_seq_cst);
 }
 
-int64_t hs_sweep_pace_wait(const hs_sweep_pace *p, int64_t now) {
-    if (atomic_load_explicit(&p->urgent, memory_order_seq_cst)) return 0;
+/* Milliseconds of the hold left at `now`, rounded up: awake after the hold, not before. */
+static int64_t hold_left_ms(const hs_sweep_pace *p, int64_t now) {
     int64_t left = atomic_load_explicit(&p->hold_until, memory_order_relaxed) - now;
-    return left > 0 ? left : 0;
+    return left > 0 ? (left + 999999) / 1000000 : 0;
+}
+
+int64_t hs_sweep_pace_wait_ms(const hs_sweep_pace *p, int64_t now) {
+    return atomic_load_explicit(&p->urgent, memory_order_seq_cst) ? 0 : hold_left_ms(p, now);
 }
 
 int64_t hs_sweep_pace_sleep_ms(const hs_sweep_pace *p, int64_t now, int64_t poll_ms) {
-    int64_t left = atomic_load_explicit(&p->hold_until, memory_order_relaxed) - now;
-    if (left < 0) left = 0;
-    if (left == 0) return poll_ms;
-    int64_t ms = (left + 999999) / 1000000; /* rounded up: awake after the hold, not before */
-    return ms < poll_ms ? ms : poll_ms;
+    int64_t ms = hold_left_ms(p, now);
+    return ms > 0 && ms < poll_ms ? ms : poll_ms;
+}
+
+uint64_t hs_sweep_pace_sweeps(const hs_sweep_pace *p) {
+    return atomic_load_explicit(&p->sweeps, memory_order_relaxed);
 }
