@@ -43,7 +43,9 @@ run_ctest() {
     shift
     env "$@" ctest --test-dir "$dir" --output-on-failure >"$dir/ctest.log" 2>&1 || status=1
     tail -n 4 "$dir/ctest.log"
-    [ $status -eq 0 ] || grep -E 'Failed|\*\*\*' "$dir/ctest.log" >&2 || true
+    # The failed tests, and CUnit's line for each failed assertion (file:line - condition):
+    # CI keeps only what is printed, not the build directory.
+    [ $status -eq 0 ] || grep -E 'Failed|\*\*\*|^ +[0-9]+\. [^ ]+:[0-9]+ +- ' "$dir/ctest.log" >&2 || true
     local log=$dir/Testing/Temporary/LastTest.log
     result unit "$(cunit_counts "$log") ($(step_secs) s; log $log)"
     return $status

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "base/tls_model.h"
 #include "sampling/weak_slots.h"
 
 struct hs_method_table {
@@ -48,6 +49,16 @@ static void count_full(hs_method_table *t, uint64_t frames) {
         hs_warn("method table full: frames of methods it has no room for show as %s; memory= "
                 "raises the limit", HS_METHOD_TABLE_FULL_NAME);
 }
+
+/* A window crowded, maybe with the methods of unloaded classes: one frame in this many that
+ * find no room pays for checking a few slots (every one would make a full table cost a scan
+ * per frame). Counted per thread: each thread that keeps meeting a full table reclaims now
+ * and then, whatever its stacks' depths, and no line shared by all threads is written. (The
+ * shared count of full frames, read modulo 16, could stay off the multiple for ever: it
+ * grows once per sample, by that sample's full frames; at 8, stacks of 16 full frames never
+ * reclaimed, and a table full of the dead stayed full.) */
+#define FULL_FRAMES_PER_RECLAIM 16
+static _Thread_local uint32_t full_seen HS_TLS_FAST;
 
 /* Resolves a method another thread is registering at this moment, for this frame only:
  * its info is interned by content, so it is the one the winner registers. */
@@ -91,9 +102,7 @@ static const hs_method_info *register_method(hs_method_table *t, const hs_method
     }
     case HS_WEAK_FULL:
     default:
-        /* Crowded, maybe with the methods of unloaded classes: one such frame in 16 pays for
-         * checking a few slots (every one would make a full table cost a scan per frame). */
-        if (atomic_load_explicit(&t->full, memory_order_relaxed) % 16 == 0)
+        if (++full_seen % FULL_FRAMES_PER_RECLAIM == 0)
             hs_weak_slots_reclaim_some(t->slots, &refs, ctx);
         return &hs_method_table_full;
     }

@@ -7,7 +7,8 @@
  * never fill a 256-method table (the slots of unloaded classes' methods are reclaimed),
  * their frames share three infos, and no frame is left without names; names resolved
  * before a class was unloaded stay readable after its slots were reclaimed; a table full of
- * live methods answers [method table full] in bounded work without resolving again; a
+ * live methods answers [method table full] in bounded work without resolving again, and one
+ * full of the unloaded recovers within 16 frames of no room, whatever the stacks' depths; a
  * failed resolution answers [method not resolved] and frees its slot; under 4 threads
  * translating stacks while classes unload, no deleted ref is ever read and every frame gets
  * its own method's names (or [method table full]: 4 threads on 2 cores, each defining a
@@ -211,8 +212,10 @@ static void test_full_table_is_named_and_bounded(void) {
 }
 
 /* A table full of the methods of an unloaded class, with no slot left to register in: the
- * frames that find no room reclaim now and then, and the table recovers. */
-static void test_full_of_the_unloaded_recovers(void) {
+ * frames that find no room reclaim now and then, and the table recovers, whatever the
+ * frames per stack. Filling it leaves 56 frames counted full; stacks of 16 frames kept that
+ * count at 8 modulo 16, and a shared count read modulo 16 never reclaimed. */
+static void full_of_the_unloaded_recovers(int frames_per_stack) {
     hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
     fake_env env = {.infos = hs_method_infos_create(4096, arena)};
     hs_method_table *t = hs_method_table_create(4); /* 8 slots */
@@ -225,20 +228,28 @@ static void test_full_of_the_unloaded_recovers(void) {
         hs_method_table_translate(t, &OPS, &env, &f, 1);
     }
     CU_ASSERT_EQUAL(hs_method_table_resident(t), 8);
+    CU_ASSERT_EQUAL(hs_method_table_full_frames(t), 56);
     atomic_store(&gone->alive, false);
     fake_method *m = new_method(new_class(), "New.run", 3);
     int full = 0;
     for (int i = 0; i < 64; i++) {
-        hs_frame f = {.method = (uintptr_t)m};
-        hs_method_table_translate(t, &OPS, &env, &f, 1);
-        if ((const hs_method_info *)f.method == &hs_method_table_full) full++;
+        hs_frame frames[16];
+        for (int k = 0; k < frames_per_stack; k++) frames[k] = (hs_frame){.method = (uintptr_t)m};
+        hs_method_table_translate(t, &OPS, &env, frames, (uint32_t)frames_per_stack);
+        for (int k = 0; k < frames_per_stack; k++)
+            full += (const hs_method_info *)frames[k].method == &hs_method_table_full;
     }
-    CU_ASSERT(full <= 16);
+    CU_ASSERT(full <= 16); /* a thread's 16th full frame reclaims */
     CU_ASSERT_EQUAL(hs_method_table_reclaimed(t), 8);
     hs_method_table_destroy(t, &OPS, &env);
     hs_method_infos_destroy(env.infos);
     hs_arena_destroy(arena);
     free_fakes();
+}
+
+static void test_full_of_the_unloaded_recovers(void) {
+    full_of_the_unloaded_recovers(1);
+    full_of_the_unloaded_recovers(16);
 }
 
 static void test_failed_resolution_frees_its_slot(void) {
