@@ -95,8 +95,9 @@ void hs_survival_stats_read(const hs_survival *s, hs_survival_stats *out);
  * before HS_SURVIVAL_EVIDENCE survivors, or for NULL). Estimated from the learned outcomes
  * per slot: a slot's kept samples stand for about 1/f as many offers of its factor f
  * (exact while the cap keeps few: q ~ f p). 1 when every offer has the same factor, or
- * survivors are spread over the factors like the offers: then the offers beyond those kept buy nothing; it is the most the survivors'
- * share of the kept samples can grow over their share of the offers. */
+ * survivors are spread over the factors like the offers: then the offers beyond those kept
+ * buy nothing; it is the most the survivors' share of the kept samples can grow over their
+ * share of the offers. */
 double hs_survival_selectivity(const hs_survival *s);
 
 /* One status line, without '\n', for the profile comments and the exit log ("survival

@@ -215,7 +215,10 @@ static void test_full_table_is_named_and_bounded(void) {
  * frames that find no room reclaim now and then, and the table recovers, whatever the
  * frames per stack. Filling it leaves 56 frames counted full; stacks of 16 frames kept that
  * count at 8 modulo 16, and a shared count read modulo 16 never reclaimed. */
+enum { MAX_STACK = 16 };
+
 static void full_of_the_unloaded_recovers(int frames_per_stack) {
+    CU_ASSERT_FATAL(frames_per_stack >= 1 && frames_per_stack <= MAX_STACK);
     hs_arena *arena = hs_arena_create(1 << 16, 1 << 20);
     fake_env env = {.infos = hs_method_infos_create(4096, arena)};
     hs_method_table *t = hs_method_table_create(4); /* 8 slots */
@@ -233,7 +236,7 @@ static void full_of_the_unloaded_recovers(int frames_per_stack) {
     fake_method *m = new_method(new_class(), "New.run", 3);
     int full = 0;
     for (int i = 0; i < 64; i++) {
-        hs_frame frames[16];
+        hs_frame frames[MAX_STACK];
         for (int k = 0; k < frames_per_stack; k++) frames[k] = (hs_frame){.method = (uintptr_t)m};
         hs_method_table_translate(t, &OPS, &env, frames, (uint32_t)frames_per_stack);
         for (int k = 0; k < frames_per_stack; k++)
